@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set everything up, build, and run every test: pvomp's own tests (CTest) and
+# the libgomp testsuite of GCC 12 against pvomp.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$here/build}
+bash "$here/scripts/setup.sh" "$build" || exit 1
+
+status=0
+(cd "$build" && ctest --output-on-failure -j2 --timeout 600) || status=1
+if [ -x "$here/scripts/libgomp-testsuite.sh" ]; then
+  bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
+fi
+exit $status

@@ -1,0 +1,8 @@
+/* What an ABI entry point that pvomp does not implement yet does: say so and
+ * stop, so that a program never binds silently to another runtime. */
+#ifndef PV_RUNTIME_UNSUPPORTED_H
+#define PV_RUNTIME_UNSUPPORTED_H
+
+__attribute__((noreturn, visibility("hidden"))) void pv_unsupported(const char *name);
+
+#endif
