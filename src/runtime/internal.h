@@ -173,6 +173,12 @@ void pv_ws_init_done(void);
 void pv_ws_end_nowait(void);
 /* Leave and wait at the team barrier. */
 void pv_ws_end(void);
+/* Leave and wait at a cancellable barrier; true when the region was cancelled. */
+bool pv_ws_end_cancel(void);
+/* Called by the last thread leaving a slot, before it is recycled (loop.c,
+ * ordered.c, doacross.c own these pointers). */
+void pv_ordered_release(struct pv_ws *ws);
+void pv_doacross_release(struct pv_ws *ws);
 
 /* ------------------------------------------------------------ thread state */
 struct pv_team;
@@ -258,6 +264,14 @@ void pv_runtime_init(void);
 
 /* A team barrier for the current team (no-op outside a team). */
 void pv_team_barrier(void);
+/* Cancellable form: returns true when the parallel region was cancelled. */
+bool pv_team_barrier_cancel(void);
+/* True when cancellation of the innermost parallel region was requested. */
+static inline bool pv_team_cancelled(void)
+{
+    struct pv_team *t = pv_thr.ts.team;
+    return t && atomic_load_explicit(&t->cancelled, memory_order_relaxed);
+}
 
 /* Teams construct (host): the team number and count, per thread. */
 struct pv_league {
