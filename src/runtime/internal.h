@@ -30,6 +30,8 @@ void *pv_malloc(size_t size);      /* aborts with a message on failure */
 void *pv_calloc(size_t n, size_t size);
 void *pv_aligned_alloc(size_t align, size_t size);
 
+struct pv_team;
+
 /* -------------------------------------------------------------------- ICVs */
 /* Schedule kinds as the GOMP ABI and omp_sched_t encode them. */
 enum pv_sched {
@@ -53,14 +55,12 @@ enum pv_bind {
 /* Per-task (data environment) ICVs. */
 struct pv_icv {
     unsigned nthreads_var;         /* first element of nthreads-var */
-    unsigned nthreads_level;       /* index of the next list element for nested regions */
     unsigned run_sched_var;        /* enum pv_sched, possibly | PV_SCHED_MONOTONIC */
     long run_sched_chunk;
     bool dyn_var;
     unsigned max_active_levels_var;
     unsigned thread_limit_var;     /* UINT_MAX = unlimited */
     unsigned bind_var;             /* enum pv_bind */
-    unsigned bind_level;           /* index of the next bind-var list element */
     int default_device_var;
 };
 
@@ -108,7 +108,11 @@ void pv_display_env(bool verbose);        /* env.c */
 
 /* -------------------------------------------------------------- barriers */
 /* Centralized barrier: the arrival counter and the generation word live on
- * separate cache lines so that spinning waiters do not slow arrivals. */
+ * separate cache lines so that spinning waiters do not slow arrivals.
+ * gen.word = generation * PV_BAR_INCR | flags. */
+#define PV_BAR_TASK 1u      /* tasks were queued while threads wait here */
+#define PV_BAR_CANCEL 2u    /* the region was cancelled: cancellable waits return */
+#define PV_BAR_INCR 4u
 struct pv_barrier {
     _Alignas(PV_CACHELINE) _Atomic uint32_t arrived;
     uint32_t total;
@@ -116,7 +120,16 @@ struct pv_barrier {
 };
 
 void pv_barrier_init(struct pv_barrier *b, unsigned total);
-void pv_barrier_wait(struct pv_barrier *b);
+/* Wait for all `total` threads; while waiting, run the team's pending tasks.
+ * Returns true only when `cancellable` and the region was cancelled. */
+bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellable);
+/* Tell threads waiting in the team's barriers that there is task work, or that
+ * the last outstanding task finished.  task.c calls it after queueing a task
+ * (after its seq_cst increment of team->task_count) and when task_count drops
+ * to zero. */
+void pv_barrier_tasks_changed(struct pv_team *team);
+/* Cancellation of the parallel region: release every cancellable wait. */
+void pv_barrier_cancel(struct pv_barrier *b);
 
 /* ----------------------------------------------------------- worksharing */
 #define PV_WS_SLOTS 8   /* worksharing constructs a thread may run ahead by (nowait) */
@@ -125,7 +138,13 @@ void pv_barrier_wait(struct pv_barrier *b);
 /* Phase in the low two bits of a slot's state word; sequence number above. */
 enum { PV_WS_FREE = 0, PV_WS_INITIALIZING = 1, PV_WS_READY = 2 };
 
-struct pv_ordered;   /* ordered.c */
+/* Ordered hand-over (ordered.c), kept inline in the slot: the chunk that
+ * starts at zero-based iteration `turn` may run its ordered regions; `gen`
+ * is bumped at every hand-over and is what waiters sleep on. */
+struct pv_ordered {
+    _Atomic unsigned long long turn;
+    pv_futex_t gen;
+};
 struct pv_doacross;  /* doacross.c */
 
 struct pv_ws {
@@ -136,32 +155,34 @@ struct pv_ws {
     _Alignas(PV_CACHELINE) pv_futex_t state;
     _Atomic uint32_t left;               /* threads that have left the construct */
 
-    /* Loop description (signed or unsigned long long form). */
-    int sched;                           /* enum pv_sched, resolved (never RUNTIME) */
-    bool ull;                            /* unsigned long long iteration space */
-    bool up;                             /* ull: increasing */
-    long chunk;                          /* chunk size (iterations, or *incr for dynamic) */
-    long end;
-    long incr;
-    unsigned long long chunk_ull, end_ull, incr_ull;
-    unsigned nthreads;
-
-    /* Sections: count of sections (next is shared below). */
-    unsigned sections;
+    /* Loop or sections description (loop.c, iter.c, sections.c): written by
+     * the initialiser, read-only afterwards, on its own line.  Iterations are
+     * numbered 0..n-1; number k is start + k * incr in modulo-2^64 arithmetic,
+     * which covers long and unsigned long long loops in both directions.
+     * `end` is the caller's bound, handed back as the end of the last chunk. */
+    _Alignas(PV_CACHELINE) unsigned long long n;
+    unsigned long long start, incr, end;
+    unsigned long long chunk;            /* iterations per chunk; static: 0 = one block each */
+    int sched;                           /* PV_SCHED_STATIC, _DYNAMIC or _GUIDED */
+    bool fast_add;                       /* dynamic: fetch_add on `next` cannot wrap */
+    bool ordered_loop;                   /* ordered hand-over in use (ordered, > 1 thread) */
+    unsigned nthreads;                   /* team size the construct was set up for */
 
     /* single copyprivate: the executing thread's data pointer. */
     void *copyprivate;
 
-    /* Memory requested through GOMP_loop_start's `mem` (zeroed). */
+    /* Memory requested through the `mem` argument (zeroed; heap if large). */
     void *mem;
-    char inline_mem[PV_WS_INLINE_MEM];
+    _Alignas(16) char inline_mem[PV_WS_INLINE_MEM];
 
-    struct pv_ordered *ordered;          /* ordered loops */
-    struct pv_doacross *doacross;        /* doacross loops */
+    struct pv_ordered *ordered;          /* &ord for ordered loops */
+    struct pv_doacross *doacross;        /* doacross loops (heap) */
 
-    /* Hot shared iteration cursor, on its own line. */
-    _Alignas(PV_CACHELINE) _Atomic long next;
-    _Atomic unsigned long long next_ull;
+    /* Hot shared iteration cursor (dynamic, guided, sections), own line. */
+    _Alignas(PV_CACHELINE) _Atomic unsigned long long next;
+
+    /* Ordered hand-over, own line. */
+    _Alignas(PV_CACHELINE) struct pv_ordered ord;
 };
 
 /* Enter the next worksharing construct.  Returns true for the one thread that
@@ -169,6 +190,7 @@ struct pv_ws {
  * else gets the slot after it is READY. */
 bool pv_ws_start(void);
 void pv_ws_init_done(void);
+void pv_ws_reset(struct pv_team *team);   /* all slots free, for a new region */
 /* Leave the current construct (called by every thread once). */
 void pv_ws_end_nowait(void);
 /* Leave and wait at the team barrier. */
@@ -206,16 +228,23 @@ struct pv_ts {
     unsigned long static_trip;      /* static schedule: chunks taken so far */
 };
 
+#define PV_TEAM_CACHE_LEVELS 4
 struct pv_thread {
     struct pv_ts ts;
     struct pv_task *task;           /* current task (implicit or explicit) */
 
     /* The pool: a docked worker waits on `dock` for its next assignment. */
     pv_futex_t dock;
-    void (*fn)(void *);
+    void (*fn)(void *);             /* assignment: what to run ... */
     void *data;
+    struct pv_team *asg_team;       /* ... in which team ... */
+    unsigned asg_id;                /* ... as which member */
     struct pv_thread **pool;        /* workers this thread uses as a level-0 master */
-    unsigned pool_size;
+    unsigned pool_size, pool_cap;
+    /* The team this thread last mastered at each nesting level, for reuse
+     * (a thread masters at most one team per level at a time). */
+    struct pv_team *team_cache[PV_TEAM_CACHE_LEVELS];
+    struct pv_thread *idle_next;    /* link in the global idle list */
     pthread_t handle;
     pid_t tid;
     bool is_worker;
@@ -238,41 +267,6 @@ static inline struct pv_icv *pv_icv_get(void)
 struct pv_icv *pv_icv_for_write(void);
 
 /* ------------------------------------------------------------------- teams */
-struct pv_team {
-    unsigned nthreads;
-    struct pv_barrier barrier;
-    struct pv_ts prev_ts;           /* the master's state before the team began */
-    struct pv_task *prev_task;      /* the master's task before the team began */
-    struct pv_thread **members;     /* members[i] runs implicit task i */
-
-    _Atomic uint64_t single_seq;    /* single constructs claimed so far */
-    _Atomic int cancelled;          /* parallel cancellation requested */
-    bool nested;                    /* started from inside another team */
-
-    struct pv_ws ws[PV_WS_SLOTS];
-    struct pv_task *implicit;       /* implicit tasks, one per member */
-};
-
-/* Number of threads for a parallel region (spec's algorithm). */
-unsigned pv_resolve_num_threads(unsigned requested, unsigned count);
-/* Fork a team running fn(data), the caller as member 0; returns after the
- * caller has been made member 0 (pv_team_end joins). */
-void pv_team_start(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags);
-void pv_team_end(void);
-/* Lazily created runtime state (env, places); safe to call often. */
-void pv_runtime_init(void);
-
-/* A team barrier for the current team (no-op outside a team). */
-void pv_team_barrier(void);
-/* Cancellable form: returns true when the parallel region was cancelled. */
-bool pv_team_barrier_cancel(void);
-/* True when cancellation of the innermost parallel region was requested. */
-static inline bool pv_team_cancelled(void)
-{
-    struct pv_team *t = pv_thr.ts.team;
-    return t && atomic_load_explicit(&t->cancelled, memory_order_relaxed);
-}
-
 /* Teams construct (host): the team number and count, per thread. */
 struct pv_league {
     unsigned num_teams;
@@ -280,15 +274,75 @@ struct pv_league {
 };
 extern __thread struct pv_league pv_league;
 
+struct pv_team {
+    struct pv_league league;        /* of the encountering thread, for every member */
+    unsigned nthreads;
+    unsigned level, active_level;   /* of the team's members */
+    struct pv_barrier barrier;      /* barriers inside the region (cancellable) */
+    struct pv_barrier final;        /* the implicit barrier that ends the region */
+    /* Tasks created in this team and not finished yet (task.c maintains it;
+     * a barrier completes only when it is zero). */
+    _Alignas(PV_CACHELINE) _Atomic uint32_t task_count;
+    struct pv_ts prev_ts;           /* the master's state before the team began */
+    struct pv_task *prev_task;      /* the master's task before the team began */
+    struct pv_thread **members;     /* members[i] runs implicit task i */
+
+    _Atomic uint64_t single_seq;    /* single constructs claimed so far */
+    _Atomic int cancelled;          /* parallel cancellation requested */
+    _Atomic int ws_cancelled;       /* for/sections cancellation; cleared by the next barrier */
+    bool nested;                    /* started from inside another team */
+
+    uint64_t ws_seq0;               /* 1 when slot 0 was set up before the fork */
+    struct pv_ws ws[PV_WS_SLOTS];
+    struct pv_task *implicit;       /* implicit tasks, one per member */
+    unsigned *place;                /* per member: place, partition (NULL: no places) */
+    unsigned *part_off, *part_len;
+    unsigned capacity;              /* members this allocation can hold */
+    struct pv_team *spare_next;     /* link in the spare-team list */
+    void *task_state;               /* task.c's per-team queues */
+};
+
+/* Number of threads for a parallel region (spec's algorithm). */
+unsigned pv_resolve_num_threads(unsigned requested, unsigned count);
+/* Sets up the first worksharing construct of a combined construct. */
+typedef void (*pv_ws_preinit_fn)(struct pv_ws *ws, void *arg);
+/* Fork a team of nthreads (already resolved) running fn(data); the caller
+ * becomes member 0 and returns at once (pv_team_end joins).  With `preinit`,
+ * slot 0 is initialised by the caller before the fork and every member starts
+ * inside it. */
+void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags,
+                     pv_ws_preinit_fn preinit, void *arg);
+/* Fork, run fn(data) as member 0, join. */
+void pv_team_start_ws(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags,
+                      pv_ws_preinit_fn preinit, void *arg);
+/* The end of a region: the implicit barrier, then the caller's old state back. */
+void pv_team_end(void);
+/* omp_pause_resource: flush what can be flushed (trace), release idle threads. */
+void pv_runtime_pause(void);
+/* Lazily created runtime state (env, places); safe to call often. */
+void pv_runtime_init(void);
+
+/* A team barrier for the current team (no-op outside a team). */
+void pv_team_barrier(void);
+/* Cancellable form: returns true when the parallel region was cancelled. */
+bool pv_team_barrier_cancel(void);
+
+/* Tasking hooks (task.c). */
+void pv_task_team_init(struct pv_team *team);      /* a team is (re)used */
+/* Run queued tasks of the team; true if at least one ran. */
+bool pv_task_run_pending(struct pv_team *team);
+/* True when cancellation of the innermost parallel region was requested. */
+static inline bool pv_team_cancelled(void)
+{
+    struct pv_team *t = pv_thr.ts.team;
+    return t && atomic_load_explicit(&t->cancelled, memory_order_relaxed);
+}
+
+
 static inline unsigned pv_team_size(void)
 {
     return pv_thr.ts.team ? pv_thr.ts.team->nthreads : 1;
 }
 
-/* Loops: initialise the current slot for a loop (loop.c). */
-void pv_loop_init(struct pv_ws *ws, long start, long end, long incr, int sched, long chunk);
-void pv_loop_ull_init(struct pv_ws *ws, bool up, unsigned long long start,
-                      unsigned long long end, unsigned long long incr, int sched,
-                      unsigned long long chunk);
 
 #endif

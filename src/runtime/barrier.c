@@ -1,0 +1,123 @@
+/* Team barriers.
+ *
+ * Centralized: every thread increments `arrived`; the thread that finds
+ * everybody arrived and no task outstanding resets `arrived` and advances the
+ * generation, which releases the others.  Waiters watch the generation word
+ * (spin, then futex, through src/wait).  Two flag bits in that word let other
+ * events reach sleeping waiters without advancing the generation:
+ *   PV_BAR_TASK   - task work appeared or the last task finished: re-check;
+ *   PV_BAR_CANCEL - the region was cancelled: cancellable waits return.
+ */
+#include "runtime/internal.h"
+
+void pv_barrier_init(struct pv_barrier *b, unsigned total)
+{
+    /* The generation is never reset: a thread of a previous use that is
+     * still inside pv_wake() must not see it go backwards.  Only flags. */
+    atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+    b->total = total;
+    atomic_fetch_and_explicit(&b->gen.word, ~(PV_BAR_TASK | PV_BAR_CANCEL), memory_order_relaxed);
+}
+
+static inline uint32_t task_count(struct pv_team *team)
+{
+    /* seq_cst: pairs with the task creator's seq_cst look at `arrived` in
+     * pv_barrier_tasks_changed (either it sees us arrived, or we see its task). */
+    return team ? atomic_load_explicit(&team->task_count, memory_order_seq_cst) : 0;
+}
+
+/* Everybody is here and no task is outstanding: one thread wins the reset of
+ * `arrived` and opens the next generation. */
+static bool try_release(struct pv_barrier *b, struct pv_team *team, uint32_t gen)
+{
+    uint32_t total = b->total;
+    if (!atomic_compare_exchange_strong_explicit(&b->arrived, &total, 0, memory_order_acq_rel,
+                                                 memory_order_relaxed))
+        return false;
+    /* A cancelled worksharing construct ends at this barrier. */
+    if (team)
+        atomic_store_explicit(&team->ws_cancelled, 0, memory_order_relaxed);
+    /* seq_cst store: pairs with the sleepers' seq_cst increment in pv_wake. */
+    atomic_store_explicit(&b->gen.word, gen + PV_BAR_INCR, memory_order_seq_cst);
+    pv_wake(&b->gen);
+    return true;
+}
+
+bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellable)
+{
+    uint32_t gen = atomic_load_explicit(&b->gen.word, memory_order_acquire);
+    if (cancellable && (gen & PV_BAR_CANCEL))
+        return true;
+    gen &= ~(PV_BAR_TASK | PV_BAR_CANCEL);
+
+    uint32_t now = atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1;
+    if (now == b->total && task_count(team) == 0 && try_release(b, team, gen))
+        return false;
+
+    for (;;) {
+        uint32_t cur = atomic_load_explicit(&b->gen.word, memory_order_acquire);
+        if ((cur & ~(PV_BAR_TASK | PV_BAR_CANCEL)) != gen)
+            return false;
+        if (cancellable && (cur & PV_BAR_CANCEL))
+            return true;
+        if (cur & PV_BAR_TASK) {
+            /* Clear the hint before looking for work (seq_cst RMW): a task
+             * queued after our look sets it again and wakes us. */
+            atomic_fetch_and_explicit(&b->gen.word, ~PV_BAR_TASK, memory_order_seq_cst);
+            cur &= ~PV_BAR_TASK;
+        }
+        if (task_count(team) != 0) {
+            if (pv_task_run_pending(team))
+                continue;
+        } else if (atomic_load_explicit(&b->arrived, memory_order_acquire) == b->total) {
+            if (try_release(b, team, gen))
+                return false;
+            continue;
+        }
+        pv_wait_while_eq(&b->gen, cur);
+    }
+}
+
+void pv_barrier_tasks_changed(struct pv_team *team)
+{
+    struct pv_barrier *bars[2] = {&team->barrier, &team->final};
+    for (int i = 0; i < 2; i++) {
+        struct pv_barrier *b = bars[i];
+        /* Only threads that have arrived can be sleeping here. */
+        if (atomic_load_explicit(&b->arrived, memory_order_seq_cst) == 0)
+            continue;
+        atomic_fetch_or_explicit(&b->gen.word, PV_BAR_TASK, memory_order_seq_cst);
+        pv_wake(&b->gen);
+    }
+}
+
+void pv_barrier_cancel(struct pv_barrier *b)
+{
+    atomic_fetch_or_explicit(&b->gen.word, PV_BAR_CANCEL, memory_order_seq_cst);
+    pv_wake(&b->gen);
+}
+
+void pv_team_barrier(void)
+{
+    struct pv_team *team = pv_thr.ts.team;
+    if (team)
+        pv_barrier_wait(&team->barrier, team, false);
+}
+
+bool pv_team_barrier_cancel(void)
+{
+    struct pv_team *team = pv_thr.ts.team;
+    if (!team)
+        return false;
+    return pv_barrier_wait(&team->barrier, team, true);
+}
+
+PV_EXPORT void GOMP_barrier(void)
+{
+    pv_team_barrier();
+}
+
+PV_EXPORT bool GOMP_barrier_cancel(void)
+{
+    return pv_team_barrier_cancel();
+}

@@ -1,0 +1,43 @@
+/* critical (unnamed and named) and the atomic fallback lock.
+ *
+ * A critical lock is a 32-bit futex word: 0 free, 1 held, 2 held with
+ * possible sleepers.  A named critical's lock word lives in the pointer-sized
+ * common symbol that gcc emits for the name (.gomp_critical_user_<name>),
+ * which starts zeroed. */
+#include "runtime/internal.h"
+#include "runtime/mutex.h"
+
+static _Atomic uint32_t unnamed_lock;
+static _Atomic uint32_t atomic_lock;
+
+PV_EXPORT void GOMP_critical_start(void)
+{
+    pv_mutex_lock(&unnamed_lock);
+}
+
+PV_EXPORT void GOMP_critical_end(void)
+{
+    pv_mutex_unlock(&unnamed_lock);
+}
+
+_Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit in a pointer");
+
+PV_EXPORT void GOMP_critical_name_start(void **pptr)
+{
+    pv_mutex_lock((_Atomic uint32_t *)pptr);
+}
+
+PV_EXPORT void GOMP_critical_name_end(void **pptr)
+{
+    pv_mutex_unlock((_Atomic uint32_t *)pptr);
+}
+
+PV_EXPORT void GOMP_atomic_start(void)
+{
+    pv_mutex_lock(&atomic_lock);
+}
+
+PV_EXPORT void GOMP_atomic_end(void)
+{
+    pv_mutex_unlock(&atomic_lock);
+}

@@ -1,0 +1,127 @@
+/* Parallel regions (GOMP_parallel and the legacy start/end pair),
+ * cancellation, and the team inquiry routines of the omp_* API. */
+#include "runtime/internal.h"
+
+/* GOMP_CANCEL_* as gcc encodes the `which` argument. */
+enum {
+    PV_CANCEL_PARALLEL = 1,
+    PV_CANCEL_LOOP = 2,
+    PV_CANCEL_FOR = PV_CANCEL_LOOP,
+    PV_CANCEL_SECTIONS = 4,
+    PV_CANCEL_TASKGROUP = 8,
+};
+
+PV_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
+                             unsigned flags)
+{
+    unsigned n = pv_resolve_num_threads(num_threads, 0);
+    pv_team_start_ws(fn, data, n, flags, NULL, NULL);
+}
+
+PV_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
+{
+    unsigned n = pv_resolve_num_threads(num_threads, 0);
+    pv_team_fork_ws(fn, data, n, 0, NULL, NULL);
+}
+
+PV_EXPORT void GOMP_parallel_end(void)
+{
+    pv_team_end();
+}
+
+/* ---------------------------------------------------------- cancellation */
+
+/* Taskgroup cancellation lives with the tasks (task.c). */
+bool pv_taskgroup_cancel(bool query_only);
+
+PV_EXPORT bool GOMP_cancellation_point(int which)
+{
+    if (!pv_gicv.cancel_var)
+        return false;
+    struct pv_team *team = pv_thr.ts.team;
+    if (which & (PV_CANCEL_LOOP | PV_CANCEL_SECTIONS))
+        return team && atomic_load_explicit(&team->ws_cancelled, memory_order_relaxed);
+    if ((which & PV_CANCEL_TASKGROUP) && pv_taskgroup_cancel(true))
+        return true;
+    /* Cancelling a parallel region also cancels its explicit tasks. */
+    return pv_team_cancelled();
+}
+
+PV_EXPORT bool GOMP_cancel(int which, bool do_cancel)
+{
+    if (!pv_gicv.cancel_var)
+        return false;
+    if (!do_cancel)
+        return GOMP_cancellation_point(which);
+    struct pv_team *team = pv_thr.ts.team;
+    if (which & (PV_CANCEL_LOOP | PV_CANCEL_SECTIONS)) {
+        if (team)
+            atomic_store_explicit(&team->ws_cancelled, 1, memory_order_relaxed);
+        return true;
+    }
+    if (which & PV_CANCEL_TASKGROUP)
+        return pv_taskgroup_cancel(false), true;
+    if (team) {
+        atomic_store_explicit(&team->cancelled, 1, memory_order_relaxed);
+        pv_barrier_cancel(&team->barrier);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ inquiries */
+
+PV_EXPORT int omp_get_num_threads(void)
+{
+    return (int)pv_team_size();
+}
+
+PV_EXPORT int omp_get_thread_num(void)
+{
+    return (int)pv_thr.ts.team_id;
+}
+
+PV_EXPORT int omp_in_parallel(void)
+{
+    return pv_thr.ts.active_level > 0;
+}
+
+PV_EXPORT int omp_get_level(void)
+{
+    return (int)pv_thr.ts.level;
+}
+
+PV_EXPORT int omp_get_active_level(void)
+{
+    return (int)pv_thr.ts.active_level;
+}
+
+/* The thread's state at nesting level `level`, or NULL when out of range. */
+static const struct pv_ts *ts_at_level(int level)
+{
+    const struct pv_ts *ts = &pv_thr.ts;
+    if (level < 0 || (unsigned)level > ts->level)
+        return NULL;
+    while (ts->level > (unsigned)level)
+        ts = &ts->team->prev_ts;
+    return ts;
+}
+
+PV_EXPORT int omp_get_ancestor_thread_num(int level)
+{
+    const struct pv_ts *ts = ts_at_level(level);
+    return ts ? (int)ts->team_id : -1;
+}
+
+PV_EXPORT int omp_get_team_size(int level)
+{
+    const struct pv_ts *ts = ts_at_level(level);
+    if (!ts)
+        return -1;
+    return ts->team ? (int)ts->team->nthreads : 1;
+}
+
+PV_EXPORT int omp_in_final(void)
+{
+    struct pv_task *t = pv_thr.task;
+    return t && t->final;
+}

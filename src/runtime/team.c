@@ -1,0 +1,444 @@
+/* Teams and the thread pool.
+ *
+ * A thread outside any team (the initial thread, or a user pthread) keeps its
+ * own pool of workers and reuses them region after region.  Threads that fork
+ * a nested team take workers from a global idle list instead.  No thread is
+ * created for a region when an idle one exists.
+ *
+ * Handing work to a docked worker: the master writes the assignment fields
+ * (fn, data, asg_team, asg_id), then bumps the worker's `dock` word with a
+ * seq_cst RMW (release for the fields; pairs with pv_wake) and wakes it if it
+ * sleeps.  The worker counts the bumps it consumed, so a bump that lands
+ * before it is back at its dock is not lost. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "phantom/phantom.h"
+#include "runtime/internal.h"
+
+__thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));
+__thread struct pv_league pv_league = {1, 0};
+
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pv_thread *idle_list;         /* docked workers not owned by a pool */
+static pthread_key_t pool_key;              /* frees a user thread's pool at its exit */
+static pthread_attr_t worker_attr;
+
+/* ------------------------------------------------------------- workers */
+
+struct worker_boot {
+    struct pv_thread **self_slot;  /* where to publish &pv_thr (NULL: global idle worker) */
+    void (*fn)(void *);
+    void *data;
+    struct pv_team *team;
+    unsigned id;
+};
+
+static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data,
+                           struct pv_team *team, unsigned id)
+{
+    thr->ts.team = team;
+    thr->ts.team_id = id;
+    thr->ts.level = team->level;
+    thr->ts.active_level = team->active_level;
+    thr->ts.ws_seq = team->ws_seq0;
+    thr->ts.ws = team->ws_seq0 ? &team->ws[0] : NULL;
+    thr->ts.single_seq = 0;
+    thr->ts.static_trip = 0;
+    if (team->place) {
+        if (thr->ts.place != team->place[id])
+            pv_affinity_bind_self(team->place[id]);
+        thr->ts.place = team->place[id];
+        thr->ts.part_off = team->part_off[id];
+        thr->ts.part_len = team->part_len[id];
+    }
+    thr->task = &team->implicit[id];
+    pv_league = team->league;
+
+    fn(data);
+
+    pv_barrier_wait(&team->final, team, false);
+    /* From here on the team may be reused by its master: do not touch it. */
+    thr->ts.team = NULL;
+    thr->task = NULL;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker_boot boot = *(struct worker_boot *)arg;
+    free(arg);
+    struct pv_thread *thr = &pv_thr;
+    thr->is_worker = true;
+    thr->tid = (pid_t)syscall(SYS_gettid);
+    thr->handle = pthread_self();
+    thr->ts.place = UINT_MAX;
+    bool pooled = boot.self_slot != NULL;
+    if (pooled)
+        *boot.self_slot = thr; /* read by the master only after the final barrier */
+    pv_phantom_thread_start();
+
+    uint32_t consumed = 0;
+    void (*fn)(void *) = boot.fn;
+    void *data = boot.data;
+    struct pv_team *team = boot.team;
+    unsigned id = boot.id;
+    for (;;) {
+        run_assignment(thr, fn, data, team, id);
+        if (!pooled) {
+            pthread_mutex_lock(&idle_lock);
+            thr->idle_next = idle_list;
+            idle_list = thr;
+            pthread_mutex_unlock(&idle_lock);
+        }
+        pv_wait_while_eq(&thr->dock, consumed);
+        consumed = atomic_load_explicit(&thr->dock.word, memory_order_acquire);
+        fn = thr->fn;
+        if (!fn)
+            break;
+        data = thr->data;
+        team = thr->asg_team;
+        id = thr->asg_id;
+    }
+    return NULL;
+}
+
+static void create_worker(struct pv_thread **self_slot, void (*fn)(void *), void *data,
+                          struct pv_team *team, unsigned id)
+{
+    struct worker_boot *boot = pv_malloc(sizeof *boot);
+    *boot = (struct worker_boot){self_slot, fn, data, team, id};
+    pthread_t handle;
+    int err = pthread_create(&handle, &worker_attr, worker_main, boot);
+    if (err)
+        pv_fatal("cannot create a worker thread: %s", strerror(err));
+    pthread_detach(handle);
+}
+
+static void assign(struct pv_thread *w, void (*fn)(void *), void *data, struct pv_team *team,
+                   unsigned id)
+{
+    w->fn = fn;
+    w->data = data;
+    w->asg_team = team;
+    w->asg_id = id;
+    /* seq_cst RMW: publishes the fields above and pairs with pv_wake. */
+    atomic_fetch_add_explicit(&w->dock.word, 1, memory_order_seq_cst);
+    pv_wake(&w->dock);
+}
+
+/* Give members 1..n-1 of `team` their work, reusing docked threads. */
+static void launch_members(struct pv_thread *master, struct pv_team *team, unsigned n,
+                           void (*fn)(void *), void *data, bool nested)
+{
+    unsigned next = 1;
+    if (!nested) {
+        if (master->pool_cap < n - 1) {
+            struct pv_thread **pool = pv_calloc(n - 1, sizeof *pool);
+            if (master->pool)
+                memcpy(pool, master->pool, master->pool_size * sizeof *pool);
+            /* Safe to free: every pooled worker published itself long ago
+             * (it took part in the final barrier of an earlier region). */
+            free(master->pool);
+            master->pool = pool;
+            master->pool_cap = n - 1;
+            if (!pthread_getspecific(pool_key))
+                pthread_setspecific(pool_key, master);
+        }
+        for (; next < n && next - 1 < master->pool_size; next++) {
+            team->members[next] = master->pool[next - 1];
+            assign(master->pool[next - 1], fn, data, team, next);
+        }
+        for (; next < n; next++) {
+            team->members[next] = NULL; /* the worker publishes itself in the pool */
+            create_worker(&master->pool[next - 1], fn, data, team, next);
+        }
+        master->pool_size = n - 1 > master->pool_size ? n - 1 : master->pool_size;
+        return;
+    }
+    pthread_mutex_lock(&idle_lock);
+    for (; next < n && idle_list; next++) {
+        struct pv_thread *w = idle_list;
+        idle_list = w->idle_next;
+        team->members[next] = w;
+        assign(w, fn, data, team, next);
+    }
+    pthread_mutex_unlock(&idle_lock);
+    for (; next < n; next++) {
+        team->members[next] = NULL;
+        create_worker(NULL, fn, data, team, next);
+    }
+}
+
+/* Tell a user thread's pooled workers to exit when that thread exits. */
+static void pool_destructor(void *arg)
+{
+    struct pv_thread *master = arg;
+    for (unsigned i = 0; i < master->pool_size; i++)
+        if (master->pool[i])
+            assign(master->pool[i], NULL, NULL, NULL, 0);
+    free(master->pool);
+    master->pool = NULL;
+    master->pool_size = master->pool_cap = 0;
+}
+
+/* --------------------------------------------------------------- teams */
+
+/* Team memory is never freed while the process runs: the thread that
+ * releases a final barrier may still be reading the barrier's sleeper count
+ * when the master has already left.  Teams that are replaced by larger ones,
+ * or that were used beyond the per-level caches, wait here for reuse. */
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pv_team *spare_teams;
+
+static void team_retire(struct pv_team *team)
+{
+    pthread_mutex_lock(&spare_lock);
+    team->spare_next = spare_teams;
+    spare_teams = team;
+    pthread_mutex_unlock(&spare_lock);
+}
+
+static struct pv_team *team_from_spares(unsigned n)
+{
+    struct pv_team *found = NULL;
+    pthread_mutex_lock(&spare_lock);
+    for (struct pv_team **p = &spare_teams; *p; p = &(*p)->spare_next) {
+        if ((*p)->capacity >= n) {
+            found = *p;
+            *p = found->spare_next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&spare_lock);
+    return found;
+}
+
+static struct pv_team *team_get(struct pv_thread *master, unsigned n)
+{
+    unsigned level = master->ts.level;
+    struct pv_team **cache = level < PV_TEAM_CACHE_LEVELS ? &master->team_cache[level] : NULL;
+    struct pv_team *team = cache ? *cache : NULL;
+    if (team && team->capacity >= n)
+        return team;
+    if (team)
+        team_retire(team);
+    team = team_from_spares(n);
+    if (team) {
+        if (cache)
+            *cache = team;
+        return team;
+    }
+    team = pv_aligned_alloc(PV_CACHELINE, sizeof *team);
+    memset(team, 0, sizeof *team);
+    team->capacity = n;
+    team->members = pv_calloc(n, sizeof *team->members);
+    team->implicit = pv_calloc(n, sizeof *team->implicit);
+    if (pv_num_places) {
+        team->place = pv_calloc(3 * (size_t)n, sizeof *team->place);
+        team->part_off = team->place + n;
+        team->part_len = team->place + 2 * (size_t)n;
+    }
+    if (cache)
+        *cache = team;
+    return team;
+}
+
+/* The ICVs of the new implicit tasks: the encountering task's, with the
+ * nthreads-var and bind-var lists advanced to the new level. */
+static void init_implicit_tasks(struct pv_team *team, unsigned n, struct pv_task *parent,
+                                const struct pv_icv *icv, unsigned bind)
+{
+    struct pv_icv child = *icv;
+    unsigned level = team->level;
+    if (pv_gicv.nthreads_list && level < pv_gicv.nthreads_list_len)
+        child.nthreads_var = pv_gicv.nthreads_list[level];
+    child.bind_var = bind;
+    if (pv_gicv.bind_list && level < pv_gicv.bind_list_len)
+        child.bind_var = pv_gicv.bind_list[level];
+    for (unsigned i = 0; i < n; i++) {
+        struct pv_task *t = &team->implicit[i];
+        memset(t, 0, sizeof *t);
+        t->icv = child;
+        t->parent = parent;
+    }
+}
+
+static unsigned bind_policy(const struct pv_icv *icv, unsigned flags)
+{
+    unsigned bind = icv->bind_var;
+    if (bind != PV_BIND_FALSE && (flags & 7) != PV_BIND_FALSE)
+        bind = flags & 7;
+    return bind;
+}
+
+void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
+                     pv_ws_preinit_fn preinit, void *arg)
+{
+    struct pv_thread *thr = &pv_thr;
+    if (n == 0)
+        n = 1;
+    struct pv_icv *icv = pv_icv_get();
+    unsigned bind = bind_policy(icv, flags);
+    bool nested = thr->ts.team != NULL;
+    struct pv_team *team = team_get(thr, n);
+
+    team->nthreads = n;
+    team->level = thr->ts.level + 1;
+    team->active_level = thr->ts.active_level + (n > 1);
+    team->prev_ts = thr->ts;
+    team->prev_task = thr->task;
+    team->nested = nested;
+    team->league = pv_league;
+    atomic_store_explicit(&team->single_seq, 0, memory_order_relaxed);
+    atomic_store_explicit(&team->cancelled, 0, memory_order_relaxed);
+    atomic_store_explicit(&team->ws_cancelled, 0, memory_order_relaxed);
+    atomic_store_explicit(&team->task_count, 0, memory_order_relaxed);
+    pv_barrier_init(&team->barrier, n);
+    pv_barrier_init(&team->final, n);
+    pv_ws_reset(team);
+    team->ws_seq0 = 0;
+    if (preinit) {
+        preinit(&team->ws[0], arg);
+        atomic_store_explicit(&team->ws[0].state.word, PV_WS_READY, memory_order_relaxed);
+        team->ws_seq0 = 1;
+    }
+    init_implicit_tasks(team, n, thr->task, icv, bind);
+    pv_task_team_init(team);
+    if (team->place) {
+        unsigned cur = thr->ts.place == UINT_MAX ? 0 : thr->ts.place;
+        unsigned off = thr->ts.place == UINT_MAX ? 0 : thr->ts.part_off;
+        unsigned len = thr->ts.place == UINT_MAX ? pv_num_places : thr->ts.part_len;
+        pv_affinity_assign(n, bind, cur, off, len, team->place, team->part_off, team->part_len);
+    }
+
+    team->members[0] = thr;
+    if (n > 1) {
+        pv_wait_managed_threads_add((int)n - 1);
+        /* The release stores in assign() publish everything above. */
+        launch_members(thr, team, n, fn, data, nested);
+    }
+
+    thr->ts.team = team;
+    thr->ts.team_id = 0;
+    thr->ts.level = team->level;
+    thr->ts.active_level = team->active_level;
+    thr->ts.ws_seq = team->ws_seq0;
+    thr->ts.ws = preinit ? &team->ws[0] : NULL;
+    thr->ts.single_seq = 0;
+    thr->ts.static_trip = 0;
+    if (team->place) {
+        if (thr->ts.place != team->place[0])
+            pv_affinity_bind_self(team->place[0]);
+        thr->ts.place = team->place[0];
+        thr->ts.part_off = team->part_off[0];
+        thr->ts.part_len = team->part_len[0];
+    }
+    thr->task = &team->implicit[0];
+}
+
+void pv_team_end(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_team *team = thr->ts.team;
+    if (!team)
+        return;
+    pv_barrier_wait(&team->final, team, false);
+    if (team->nthreads > 1)
+        pv_wait_managed_threads_add(-(int)team->nthreads + 1);
+    thr->ts = team->prev_ts;
+    thr->task = team->prev_task;
+    if (thr->ts.level >= PV_TEAM_CACHE_LEVELS)
+        team_retire(team);
+}
+
+void pv_team_start_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
+                      pv_ws_preinit_fn preinit, void *arg)
+{
+    pv_team_fork_ws(fn, data, n, flags, preinit, arg);
+    fn(data);
+    pv_team_end();
+}
+
+/* --------------------------------------------------- thread count (spec) */
+
+unsigned pv_resolve_num_threads(unsigned requested, unsigned count)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_icv *icv = pv_icv_get();
+    if (requested == 1)
+        return 1;
+    if (thr->ts.active_level >= icv->max_active_levels_var)
+        return 1;
+    unsigned n = requested ? requested : icv->nthreads_var;
+    if (icv->dyn_var) {
+        if (n > pv_num_procs)
+            n = pv_num_procs;
+        if (count && count < n)
+            n = count;
+    }
+    if (n == 0)
+        n = 1;
+    /* thread-limit-var bounds the threads of the contention group; the
+     * encountering thread's team already uses team_size - 1 others. */
+    if (icv->thread_limit_var != UINT_MAX) {
+        unsigned busy = 1;
+        for (struct pv_ts *ts = &thr->ts; ts->team; ts = &ts->team->prev_ts)
+            busy += ts->team->nthreads - 1;
+        unsigned avail = icv->thread_limit_var > busy ? icv->thread_limit_var - busy + 1 : 1;
+        if (n > avail)
+            n = avail;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ init */
+
+struct pv_icv *pv_icv_for_write(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    if (!thr->task) {
+        /* The initial task of this thread gets its own data environment. */
+        struct pv_task *t = pv_calloc(1, sizeof *t);
+        t->icv = pv_initial_icv;
+        thr->task = t;
+    }
+    return &thr->task->icv;
+}
+
+void pv_runtime_pause(void)
+{
+    /* Pooled workers stay docked (they sleep on their futex); nothing to
+     * release that a later region would not have to recreate.  The trace
+     * buffers are flushed by the trace module's pause hook. */
+}
+
+__attribute__((constructor(101))) static void pv_runtime_constructor(void)
+{
+    pv_runtime_init();
+}
+
+void pv_runtime_init(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    pv_thr.tid = (pid_t)syscall(SYS_gettid);
+    pv_thr.handle = pthread_self();
+    pv_thr.ts.place = UINT_MAX;
+    pv_env_init();
+    pv_affinity_init();
+    pthread_key_create(&pool_key, pool_destructor);
+    pthread_attr_init(&worker_attr);
+    if (pv_gicv.stacksize) {
+        int err = pthread_attr_setstacksize(&worker_attr, pv_gicv.stacksize);
+        if (err)
+            pv_warn("cannot use a stack size of %zu bytes: %s", pv_gicv.stacksize,
+                    strerror(err));
+    }
+    pv_phantom_thread_start();
+}
