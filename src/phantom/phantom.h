@@ -22,7 +22,17 @@ static inline uint32_t pv_phantom_now(void)
  * tracker is running or the page cannot be mapped. */
 bool pv_phantom_open(const char **why);
 
-/* Every team thread calls this once when it starts, so the tracker learns it. */
+/* Every team thread calls this once when it starts, so the tracker learns it.
+ * A no-op unless pv_phantom_open() succeeded; repeated calls are free. */
 void pv_phantom_thread_start(void);
+
+/* This process's page (counts, average, sequence, timestamp), or NULL when
+ * no page is mapped. */
+struct pvomp_phantom_proc;
+const struct pvomp_phantom_proc *pv_phantom_page(void);
+
+/* The exported function whose entry the tracker's registration uprobe
+ * watches (listed in src/runtime/abi/pvomp.abi). */
+void pvomp_phantom_register(void);
 
 #endif
