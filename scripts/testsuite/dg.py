@@ -1,0 +1,303 @@
+"""Reading DejaGnu directives ("{ dg-... }") out of libgomp test sources and
+deciding what they mean on this machine (x86_64 Linux, host only, no offload
+compiler).  Our own small reader of the subset the libgomp C tests use."""
+
+import fnmatch
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+
+TRIPLET = "x86_64-pc-linux-gnu"
+
+
+# --- A reader for the Tcl word lists inside "{ dg-... }" -------------------
+
+def _tcl_unescape(s):
+    """Tcl backslash substitution inside a quoted or bare word."""
+    out, i = [], 0
+    simple = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s):
+            n = s[i + 1]
+            out.append(simple.get(n, n))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _braced_end(s, i):
+    """s[i] == '{'; index just past the matching '}' (backslashes escape)."""
+    depth = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError("unbalanced braces")
+
+
+class Braced(str):
+    """A word that was written in braces (a nested list, not substituted)."""
+
+
+def tcl_words(s):
+    words, i = [], 0
+    while True:
+        while i < len(s) and s[i].isspace():
+            i += 1
+        if i >= len(s):
+            return words
+        if s[i] == "{":
+            j = _braced_end(s, i)
+            words.append(Braced(s[i + 1:j - 1]))
+            i = j
+        elif s[i] == '"':
+            j = i + 1
+            while j < len(s) and s[j] != '"':
+                j += 2 if s[j] == "\\" else 1
+            words.append(_tcl_unescape(s[i + 1:j]))
+            i = j + 1
+        else:
+            j = i
+            while j < len(s) and not s[j].isspace():
+                j += 2 if s[j] == "\\" else 1
+            words.append(_tcl_unescape(s[i:j]))
+            i = j
+
+
+def directives(text):
+    """[(name, [args...]), ...] for every "{ dg-NAME args }" in a source."""
+    found = []
+    for m in re.finditer(r"\{\s*dg-", text):
+        try:
+            end = _braced_end(text, m.start())
+            words = tcl_words(text[m.start() + 1:end - 1])
+        except ValueError:
+            continue
+        if words:
+            found.append((words[0], words[1:]))
+    return found
+
+
+# --- Effective targets and target selectors --------------------------------
+
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+_CPU = _cpu_flags()
+# keyword -> (met?, reason when not met)
+EFFECTIVE = {
+    "c": (True, ""),
+    "c++": (False, "compiled as C"),
+    "lp64": (True, ""),
+    "ia32": (False, "64-bit target"),
+    "lto": (True, ""),
+    "tls": (True, ""),
+    "tls_runtime": (True, ""),
+    "size32plus": (True, ""),
+    "sync_int_long": (True, ""),
+    "shared": (True, ""),
+    "fpic": (True, ""),
+    "large_long_double": (True, ""),
+    "__float128": (True, ""),
+    "vect_simd_clones": (True, ""),
+    "pthread": (True, ""),
+    "sse2_runtime": ("sse2" in _CPU, "CPU lacks SSE2"),
+    "avx_runtime": ("avx" in _CPU, "CPU lacks AVX"),
+    "run_expensive_tests": (os.environ.get("GCC_TEST_RUN_EXPENSIVE", "") not in ("", "0"),
+                            "expensive tests not requested (GCC_TEST_RUN_EXPENSIVE)"),
+    "offload_target_nvptx": (False, "no nvptx offload compiler installed"),
+    "offload_target_amdgcn": (False, "no amdgcn offload compiler installed"),
+    "offload_device": (False, "needs an offload device (host only)"),
+    "offload_device_nonshared_as": (False, "needs an offload device with its own memory (host only)"),
+    "offload_device_shared_as": (True, ""),   # host fallback shares the address space
+    "offload_device_nvptx": (False, "needs an nvptx device"),
+    "offload_device_intel_mic": (False, "needs an Intel MIC device"),
+    "offload_device_any_intel_mic": (False, "needs an Intel MIC device"),
+}
+
+
+def _atom(word):
+    """(met, reason) for one selector word: a target triplet glob or a keyword."""
+    if "-" in word and ("*" in word or word.count("-") >= 2):
+        ok = fnmatch.fnmatchcase(TRIPLET, word)
+        return ok, "" if ok else "target %s only" % word
+    if word in EFFECTIVE:
+        return EFFECTIVE[word]
+    return False, "unknown effective target %s" % word
+
+
+def _expr(words):
+    """Evaluate a selector expression: atoms, {groups}, !, &&, || (left to right,
+    && binding tighter than ||).  A list without operators is an OR of atoms."""
+    if not any(w in ("!", "&&", "||") for w in words if not isinstance(w, Braced)):
+        results = [_group(w) for w in words]
+        for ok, why in results:
+            if ok:
+                return True, ""
+        return False, "; ".join(why for _, why in results)
+    terms, i = [], 0      # terms of the || chain, each an && chain
+    cur = []
+    while i < len(words):
+        w = words[i]
+        if w == "||" and not isinstance(w, Braced):
+            terms.append(cur)
+            cur = []
+            i += 1
+            continue
+        if w == "&&" and not isinstance(w, Braced):
+            i += 1
+            continue
+        neg = False
+        while words[i] == "!" and not isinstance(words[i], Braced):
+            neg = not neg
+            i += 1
+        ok, why = _group(words[i])
+        if neg:
+            ok, why = not ok, "" if ok is False else "not for %s" % words[i].strip()
+        cur.append((ok, why))
+        i += 1
+    terms.append(cur)
+    reasons = []
+    for term in terms:
+        if all(ok for ok, _ in term):
+            return True, ""
+        reasons += [why for ok, why in term if not ok]
+    return False, "; ".join(r for r in reasons if r)
+
+
+def _group(w):
+    if isinstance(w, Braced):
+        return _expr(tcl_words(w))
+    return _atom(w)
+
+
+def selector(sel):
+    """A dg selector ("target X", "{ target { ! X } }", "xfail X").  Returns
+    (kind, met, reason); kind is 'target' or 'xfail'."""
+    words = tcl_words(sel) if isinstance(sel, Braced) else [sel]
+    if not words:
+        return "target", True, ""
+    kind, rest = words[0], words[1:]
+    if kind not in ("target", "xfail"):
+        # A bare list of triplets/keywords (dg-skip-if's second argument).
+        ok, why = _expr(words)
+        return "target", ok, why
+    ok, why = _expr(rest)
+    return kind, ok, why
+
+
+def _applies(args, idx):
+    """Does an optional selector at args[idx] hold (absent = yes)?"""
+    if len(args) <= idx:
+        return True
+    kind, ok, _ = selector(args[idx])
+    return ok if kind == "target" else True
+
+
+# --- What a test asks for ---------------------------------------------------
+
+@dataclass
+class Test:
+    name: str                      # e.g. libgomp.c/for-1.c
+    path: str
+    action: str = "run"
+    skip: str = ""                 # non-empty: skip with this reason
+    options: list = field(default_factory=lambda: ["-O2"])
+    extra_options: list = field(default_factory=list)
+    sources: list = field(default_factory=list)   # additional sources (paths)
+    env: dict = field(default_factory=dict)
+    shouldfail: bool = False
+    output: str = ""               # concatenated dg-output regexps ("" = none)
+    timeout: float = 0.0           # dg-timeout (0 = runner default)
+    ignored: list = field(default_factory=list)   # directives we do not check
+
+
+ADD_OPTIONS = {"__float128": []}   # dg-add-options feature -> flags on x86_64
+COMPILE_ONLY = {"dg-final", "dg-warning", "dg-error", "dg-message", "dg-bogus",
+                "dg-excess-errors", "dg-prune-output", "dg-xfail-if", "dg-note"}
+
+
+def read_test(name, path):
+    with open(path, errors="replace") as f:
+        text = f.read()
+    t = Test(name=name, path=path)
+
+    def skip(reason):
+        if not t.skip:
+            t.skip = reason
+
+    for d, args in directives(text):
+        if d == "dg-do":
+            t.action = args[0] if args else "run"
+            if len(args) > 1:
+                kind, ok, why = selector(args[1])
+                if kind == "target" and not ok:
+                    skip("dg-do %s: %s" % (t.action, why))
+        elif d == "dg-require-effective-target":
+            if args and _applies(args, 1):
+                ok, why = _atom(args[0])
+                if not ok:
+                    skip(why)
+        elif d == "dg-skip-if":
+            if len(args) >= 2 and selector(args[1])[1]:
+                skip("dg-skip-if %s" % (args[0] or "(always: auxiliary file)"))
+        elif d == "dg-require-alias":
+            pass                           # ELF aliases: supported
+        elif d == "dg-options":
+            if args and _applies(args, 1):
+                t.options = shlex.split(args[0])
+        elif d == "dg-additional-options":
+            if args and _applies(args, 1):
+                t.extra_options += shlex.split(args[0])
+        elif d == "dg-add-options":
+            for feat in args:
+                if feat in ADD_OPTIONS:
+                    t.extra_options += ADD_OPTIONS[feat]
+                else:
+                    skip("dg-add-options %s not known to the runner" % feat)
+        elif d == "dg-additional-sources":
+            if args and _applies(args, 1):
+                base = os.path.dirname(path)
+                t.sources += [os.path.join(base, s) for s in args[0].split()]
+        elif d == "dg-set-target-env-var":
+            if len(args) >= 2:
+                t.env[args[0]] = args[1]
+        elif d == "dg-shouldfail":
+            if _applies(args, 1):
+                t.shouldfail = True
+        elif d == "dg-output":
+            if args and _applies(args, 1):
+                t.output += args[0]
+        elif d == "dg-timeout":
+            if args and _applies(args, 1):
+                t.timeout = float(args[0])
+        elif d == "dg-xfail-run-if":
+            if len(args) >= 2 and selector(args[1])[1]:
+                skip("expected to fail here (dg-xfail-run-if %s)" % args[0])
+        elif d in COMPILE_ONLY:
+            t.ignored.append(d)
+        else:
+            t.ignored.append(d)
+    if t.action not in ("run",):
+        skip("dg-do %s: not a run test" % t.action)
+    return t

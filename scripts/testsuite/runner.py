@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Run the C tests of GCC 12's libgomp testsuite against pvomp.
+
+Each test is compiled once by the system gcc -fopenmp (it links against the
+system libgomp's ABI, as any user program does), run once on the system
+libgomp (the baseline, cached), and run on the runtime in <lib-dir> through
+LD_LIBRARY_PATH.  Every pvomp run must prove, through the dynamic loader's own
+log, that libgomp.so.1 came from <lib-dir>.  Prints one line per test and then
+"N passed, N failed, N skipped"; exits 1 if any test failed.
+See docs/testsuite.md."""
+
+import argparse
+import concurrent.futures
+import glob
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dg        # noqa: E402
+import features  # noqa: E402
+
+TEST_DIRS = ["libgomp.c", "libgomp.c-c++-common"]
+SYSTEM_LIBGOMP = "/usr/lib/x86_64-linux-gnu/libgomp.so.1"
+CATEGORIES = ("tasks", "target")
+
+
+def fatal(msg):
+    print("testsuite: FATAL: " + msg, file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
+# --- Environment ------------------------------------------------------------
+
+def clean_env():
+    """The caller's environment without anything that steers an OpenMP
+    runtime or the loader; tests set what they need via dg-set-target-env-var."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMP_", "GOMP_", "KMP_", "PVOMP_", "LD_"))}
+    env["LC_ALL"] = env["LANG"] = "C"
+    return env
+
+
+def file_sig(path):
+    st = os.stat(os.path.realpath(path))
+    return "%s:%d:%d" % (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace", **kw)
+
+
+# --- Running one program ----------------------------------------------------
+
+def run_program(exe, cwd, env, timeout):
+    """(status, output): status is an int exit code, 'timeout', or -signal."""
+    p = subprocess.Popen([exe], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        status = p.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, _ = p.communicate()
+        status = "timeout"
+    return status, out.decode(errors="replace")
+
+
+def last_line(out):
+    lines = [ln.strip() for ln in out.splitlines() if ln.strip()]
+    return (lines[-1][:140]) if lines else ""
+
+
+def judge(test, status, out, timeout):
+    """'' if the run passed, else a one-line reason."""
+    if status == "timeout":
+        return "timeout after %gs" % timeout
+    failed = status != 0
+    if test.shouldfail and not failed:
+        return "expected to fail (dg-shouldfail) but exited 0"
+    if failed and not test.shouldfail:
+        if status < 0:
+            try:
+                name = signal.Signals(-status).name
+            except ValueError:
+                name = "signal %d" % -status
+            why = "killed by %s" % name
+        else:
+            why = "exit %d" % status
+        tail = last_line(out)
+        return why + (": " + tail if tail else "")
+    if test.output and not re.search(test.output, out, re.S):
+        return "output does not match dg-output /%s/" % test.output.encode("unicode_escape").decode()[:80]
+    return ""
+
+
+# --- The runner -------------------------------------------------------------
+
+class Runner:
+    def __init__(self, args):
+        self.args = args
+        self.src = args.src                  # .../libgomp
+        self.cache = args.cache
+        self.lib = os.path.abspath(args.lib_dir)
+        self.lib_gomp = os.path.join(self.lib, "libgomp.so.1")
+        self.with_cats = set(args.with_cats)
+        self.cc = os.environ.get("PVOMP_TESTSUITE_CC", "gcc")
+        self.workroot = os.path.join(self.cache, "work")
+        self.cfgdir = os.path.join(self.cache, "config")
+        self.include = [self.src, self.cfgdir]
+        self.baseline_path = os.path.join(self.cache, "baseline.json")
+        self.lock = threading.Lock()
+        try:
+            with open(self.baseline_path) as f:
+                self.baseline = json.load(f)
+        except (OSError, ValueError):
+            self.baseline = {}
+        ver = sh([self.cc, "--version"]).stdout.splitlines()
+        self.toolchain = (ver[0] if ver else self.cc) + "|" + file_sig(SYSTEM_LIBGOMP)
+
+    # -- setup and the proof that the runtime under test is the one that runs
+    def setup(self):
+        os.makedirs(self.workroot, exist_ok=True)
+        os.makedirs(self.cfgdir, exist_ok=True)
+        # libgomp's own config.h is a build product; affinity-1.c needs one macro.
+        with open(os.path.join(self.cfgdir, "config.h"), "w") as f:
+            f.write("/* written by scripts/testsuite/runner.py */\n"
+                    "#define HAVE_PTHREAD_AFFINITY_NP 1\n")
+        if not os.path.isfile(self.lib_gomp):
+            fatal("%s does not exist (build pvomp first)" % self.lib_gomp)
+        self.lib_real = os.path.realpath(self.lib_gomp)
+        if self.lib_real == os.path.realpath(SYSTEM_LIBGOMP) and not self.args.allow_foreign:
+            fatal("%s is the system libgomp" % self.lib_gomp)
+        syms = sh(["readelf", "-W", "--dyn-syms", self.lib_gomp]).stdout
+        self.is_pvomp = re.search(r"\bpvomp_version\b", syms) is not None
+        if not self.is_pvomp:
+            if not self.args.allow_foreign:
+                fatal("%s does not export pvomp_version: it is not pvomp" % self.lib_gomp)
+            print("testsuite: WARNING: %s is not pvomp (--allow-foreign-runtime)" % self.lib_gomp,
+                  flush=True)
+        self.probe()
+
+    def probe(self):
+        """Compile a small OpenMP program that reports which file its
+        libgomp.so.1 is mapped from, and check it under both environments."""
+        d = os.path.join(self.cache, "probe")
+        os.makedirs(d, exist_ok=True)
+        src = os.path.join(d, "probe.c")
+        with open(src, "w") as f:
+            f.write(PROBE_C)
+        exe = os.path.join(d, "probe")
+        r = sh([self.cc, "-fopenmp", "-O1", src, "-o", exe, "-ldl"])
+        if r.returncode:
+            fatal("cannot compile the probe program:\n" + r.stdout)
+        env = clean_env()
+        env["LD_LIBRARY_PATH"] = self.lib
+        st, out = run_program(exe, d, env, 60)
+        m = re.search(r"^mapped (.*)$", out, re.M)
+        if st != 0 or not m or os.path.realpath(m.group(1)) != self.lib_real:
+            fatal("the probe did not run on %s (exit %s):\n%s" % (self.lib_gomp, st, out))
+        if self.is_pvomp and "pvomp_version yes" not in out:
+            fatal("the probe ran on %s but pvomp_version is not visible:\n%s" % (self.lib_gomp, out))
+        st, out = run_program(exe, d, clean_env(), 60)
+        m = re.search(r"^mapped (.*)$", out, re.M)
+        if st != 0 or not m or os.path.realpath(m.group(1)) != os.path.realpath(SYSTEM_LIBGOMP):
+            fatal("without LD_LIBRARY_PATH the probe did not run on the system libgomp:\n" + out)
+        print("testsuite: runtime under test: %s -> %s (%s); baseline: %s" %
+              (self.lib_gomp, self.lib_real, "pvomp" if self.is_pvomp else "NOT pvomp",
+               os.path.realpath(SYSTEM_LIBGOMP)), flush=True)
+
+    # -- the list of tests
+    def tests(self):
+        base = os.path.join(self.src, "testsuite")
+        names = []
+        for d in TEST_DIRS:
+            for p in glob.glob(os.path.join(base, d, "**", "*.c"), recursive=True):
+                names.append(os.path.relpath(p, base))
+        names.sort()
+        if self.args.filter:
+            rx = re.compile(self.args.filter)
+            names = [n for n in names if rx.search(n)]
+        return [(n, os.path.join(base, n)) for n in names]
+
+    # -- one test, start to finish: returns (verdict, reason)
+    def one(self, name, path):
+        t = dg.read_test(name, path)
+        if t.skip:
+            return "SKIP", t.skip
+        need = features.needs([path] + t.sources)
+        for cat in CATEGORIES:
+            if cat in need and cat not in self.with_cats:
+                return "SKIP", "needs %s (%s); enable with PVOMP_TESTSUITE_WITH=%s" % (
+                    cat, ", ".join(need[cat][:3]), cat)
+        work = os.path.join(self.workroot, re.sub(r"[^\w.-]", "_", name))
+        os.makedirs(work, exist_ok=True)
+        exe, key, err = self.compile(t, work)
+        if err:      # the runtime plays no part in compiling: nothing to compare
+            return "SKIP", "does not compile with the system gcc (%s)" % err
+        needed = sh(["readelf", "-d", exe]).stdout
+        if "[libgomp.so.1]" not in needed:
+            return "SKIP", "program does not link libgomp.so.1 (no runtime calls)"
+        timeout = t.timeout or self.args.timeout
+        base = self.run_baseline(t, name, key, exe, work, timeout)
+        if base:
+            return "SKIP", "fails on system libgomp too (%s)" % base
+        return self.run_pvomp(t, exe, work, timeout)
+
+    def compile(self, t, work):
+        cmd = ([self.cc, t.path] + t.sources + ["-fopenmp"] +
+               ["-I" + d for d in self.include] + t.options + t.extra_options + ["-lm"])
+        h = hashlib.sha256()
+        for p in [t.path] + t.sources:
+            with open(p, "rb") as f:
+                h.update(f.read())
+        h.update(repr((cmd, sorted(t.env.items()), self.toolchain)).encode())
+        key = h.hexdigest()
+        exe = os.path.join(work, "test.exe")
+        stamp = os.path.join(work, "key")
+        try:
+            with open(stamp) as f:
+                if f.read() == key and os.path.isfile(exe):
+                    return exe, key, ""
+        except OSError:
+            pass
+        r = sh(cmd + ["-o", exe], cwd=work, env=clean_env(), timeout=600)
+        with open(os.path.join(work, "compile.log"), "w") as f:
+            f.write(" ".join(cmd) + "\n" + r.stdout)
+        if r.returncode:
+            errs = [ln for ln in r.stdout.splitlines() if "error" in ln]
+            return exe, key, (errs[0] if errs else last_line(r.stdout))[:140]
+        with open(stamp, "w") as f:
+            f.write(key)
+        return exe, key, ""
+
+    def run_baseline(self, t, name, key, exe, work, timeout):
+        with self.lock:
+            b = self.baseline.get(name)
+        if b and b.get("key") == key:
+            return b["why"]
+        env = clean_env()
+        env.update(t.env)
+        why = ""
+        for _ in range(2):                  # a flaky test counts as passing there
+            st, out = run_program(exe, work, env, timeout)
+            why = judge(t, st, out, timeout)
+            if not why:
+                break
+        with self.lock:
+            self.baseline[name] = {"key": key, "why": why}
+        return why
+
+    def run_pvomp(self, t, exe, work, timeout):
+        ld = os.path.join(work, "ld")
+        os.makedirs(ld, exist_ok=True)
+        for f in os.listdir(ld):
+            os.unlink(os.path.join(ld, f))
+        env = clean_env()
+        env.update(t.env)
+        env["LD_LIBRARY_PATH"] = self.lib
+        env["LD_DEBUG"] = "libs"
+        env["LD_DEBUG_OUTPUT"] = os.path.join(ld, "log")
+        st, out = run_program(exe, work, env, timeout)
+        with open(os.path.join(work, "run.out"), "w") as f:
+            f.write(out)
+        why = judge(t, st, out.replace(exe, "test.exe"), timeout)
+        if why:
+            return "FAIL", why
+        proof = self.loaded_from(ld)       # a pass counts only on the runtime under test
+        return ("FAIL", proof) if proof else ("PASS", "")
+
+    def loaded_from(self, ld):
+        """'' if the loader's log shows libgomp.so.1 initialised from the lib dir."""
+        inits = []
+        for f in os.listdir(ld):
+            with open(os.path.join(ld, f), errors="replace") as fh:
+                inits += re.findall(r"calling init: (\S*libgomp\.so\.1)\s*$", fh.read(), re.M)
+        if not inits:
+            return "no proof that the runtime under test was loaded (no libgomp init in LD_DEBUG log)"
+        wrong = [p for p in inits if os.path.realpath(p) != self.lib_real]
+        if wrong:
+            return "ran on %s, not on the runtime under test" % wrong[0]
+        return ""
+
+    def save_baseline(self):
+        tmp = self.baseline_path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.baseline, f, indent=0, sort_keys=True)
+        os.replace(tmp, self.baseline_path)
+
+
+PROBE_C = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdio.h>
+int main(void)
+{
+    int n = 0;
+    Dl_info info;
+#pragma omp parallel num_threads(2) reduction(+:n)
+    n += 1;
+    /* The file the OpenMP entry points really came from. */
+    if (dladdr((void *)omp_get_thread_num, &info) && info.dli_fname)
+        printf("mapped %s\n", info.dli_fname);
+    printf("threads %d\npvomp_version %s\n", n, dlsym(RTLD_DEFAULT, "pvomp_version") ? "yes" : "no");
+    return n < 1;
+}
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--src", required=True, help="extracted libgomp source dir (has testsuite/)")
+    ap.add_argument("--cache", required=True, help="cache dir (binaries, baseline)")
+    ap.add_argument("--lib-dir", required=True, help="dir holding the libgomp.so.1 under test")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("PVOMP_TESTSUITE_JOBS", "2")))
+    ap.add_argument("--timeout", type=float, default=float(os.environ.get("PVOMP_TESTSUITE_TIMEOUT", "60")))
+    ap.add_argument("--filter", default=os.environ.get("PVOMP_TESTSUITE_FILTER", ""),
+                    help="only tests whose name matches this regexp")
+    ap.add_argument("--with", dest="with_cats", default=os.environ.get("PVOMP_TESTSUITE_WITH", ""),
+                    help="comma list of categories to run instead of skip: tasks,target (or all)")
+    ap.add_argument("--allow-foreign-runtime", dest="allow_foreign", action="store_true",
+                    default=os.environ.get("PVOMP_TESTSUITE_ALLOW_FOREIGN", "") == "1",
+                    help="accept a libgomp.so.1 that is not pvomp (to check the runner itself)")
+    args = ap.parse_args()
+    cats = [c.strip() for c in args.with_cats.split(",") if c.strip()]
+    if "all" in cats:
+        cats = list(CATEGORIES)
+    for c in cats:
+        if c not in CATEGORIES:
+            fatal("unknown category %r in PVOMP_TESTSUITE_WITH (known: %s)" % (c, ",".join(CATEGORIES)))
+    args.with_cats = cats
+
+    r = Runner(args)
+    r.setup()
+    tests = r.tests()
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    results = [None] * len(tests)
+    printed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = {pool.submit(r.one, n, p): i for i, (n, p) in enumerate(tests)}
+        for fut in concurrent.futures.as_completed(futs):
+            i = futs[fut]
+            try:
+                results[i] = fut.result()
+            except Exception as e:             # a runner bug must not hide a test
+                results[i] = ("FAIL", "runner error: %r" % e)
+            while printed < len(tests) and results[printed] is not None:
+                verdict, why = results[printed]
+                counts[verdict] += 1
+                print("%s %s%s" % (verdict, tests[printed][0], " [%s]" % why if why else ""), flush=True)
+                printed += 1
+    r.save_baseline()
+    print("%d passed, %d failed, %d skipped" % (counts["PASS"], counts["FAIL"], counts["SKIP"]), flush=True)
+    return 1 if counts["FAIL"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
