@@ -1,0 +1,378 @@
+/* Doacross loops: ordered(n) with depend(sink)/depend(source).
+ *
+ * The worksharing loop runs the outermost ordered loop as iterations
+ * 0..counts[0]-1; GOMP_doacross_post(v) says iteration vector v is done up to
+ * its source point, GOMP_doacross_wait(w...) waits until w is.
+ *
+ * Iterations are grouped into "lanes" that one thread executes in
+ * lexicographic order: a thread's whole share (static), a chunk (dynamic),
+ * one outer iteration (guided, whose chunk bounds cannot be recomputed from
+ * an iteration number).  Each lane records the last vector posted in it; w is
+ * done when its lane's record is >= w.  When all counts fit in 64 bits the
+ * vector is packed into one word ("flat"); otherwise the lane keeps one word
+ * per dimension behind a sequence lock.  Either way the lane's futex word is
+ * bumped on every post, and waiters sleep on it through the wait primitive. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/loop.h"
+
+struct pv_doacross {
+    unsigned ncounts;
+    bool flat;                 /* vectors packed into one word */
+    int sched;
+    pv_ull nthreads;
+    pv_ull chunk;              /* static (0: blocks) or dynamic chunk */
+    pv_ull q, t, boundary;     /* static blocks: threads < t own q + 1 iterations */
+    size_t lane_size;          /* bytes per lane, a multiple of the cache line */
+    unsigned char *lanes;
+    unsigned shift[];          /* flat: bit position of each dimension */
+};
+
+/* A lane: the futex word, then the record (values are vector + 1, so zero
+ * means nothing posted yet). */
+struct lane {
+    pv_futex_t gen;
+    _Atomic pv_ull rec[];
+};
+
+#define MAX_DIMS_STACK 16
+
+static inline pv_ull count_at(const void *counts, bool is_ull, unsigned i)
+{
+    return is_ull ? ((const pv_ull *)counts)[i] : (pv_ull)((const long *)counts)[i];
+}
+
+void pv_doacross_setup(struct pv_ws *ws, unsigned ncounts, const void *counts, bool is_ull)
+{
+    ws->doacross = NULL;
+    pv_ull nthr = ws->nthreads;
+    if (nthr <= 1 || ncounts == 0)
+        return;
+    unsigned bits = 0;
+    for (unsigned i = 0; i < ncounts; i++) {
+        pv_ull c = count_at(counts, is_ull, i);
+        if (c == 0)
+            return;   /* no iteration runs: post and wait are never called */
+        unsigned b = c == 1 ? 1 : 64 - (unsigned)__builtin_clzll(c - 1);
+        bits = bits > 64 ? bits : bits + b;
+    }
+    bool flat = bits <= 63;   /* packed + 1 must not wrap */
+    pv_ull n0 = count_at(counts, is_ull, 0), nlanes;
+    if (ws->sched == PV_SCHED_STATIC)
+        nlanes = nthr;
+    else if (ws->sched == PV_SCHED_GUIDED)
+        nlanes = n0;
+    else
+        nlanes = (n0 - 1) / ws->chunk + 1;
+    size_t lane_size = sizeof(struct lane) + (flat ? 1 : ncounts) * sizeof(pv_ull);
+    lane_size = (lane_size + PV_CACHELINE - 1) & ~(size_t)(PV_CACHELINE - 1);
+    size_t head = sizeof(struct pv_doacross) + ncounts * sizeof(unsigned);
+    head = (head + PV_CACHELINE - 1) & ~(size_t)(PV_CACHELINE - 1);
+    size_t body;
+    if (__builtin_mul_overflow((size_t)nlanes, lane_size, &body) ||
+        __builtin_add_overflow(body, head, &body))
+        pv_fatal("doacross loop too large (%llu lanes)", nlanes);
+
+    struct pv_doacross *d = pv_aligned_alloc(PV_CACHELINE, body);
+    d->ncounts = ncounts;
+    d->flat = flat;
+    d->sched = ws->sched;
+    d->nthreads = nthr;
+    d->chunk = ws->chunk;
+    d->q = n0 / nthr;
+    d->t = n0 % nthr;
+    d->boundary = d->t * (d->q + 1);
+    d->lane_size = lane_size;
+    d->lanes = (unsigned char *)d + head;
+    memset(d->lanes, 0, body - head);
+    if (flat) {
+        unsigned sh = 0;
+        for (unsigned i = ncounts; i-- > 0;) {
+            pv_ull c = count_at(counts, is_ull, i);
+            d->shift[i] = sh;
+            sh += c == 1 ? 1 : 64 - (unsigned)__builtin_clzll(c - 1);
+        }
+    }
+    ws->doacross = d;
+}
+
+void pv_doacross_release(struct pv_ws *ws)
+{
+    free(ws->doacross);
+    ws->doacross = NULL;
+}
+
+static inline struct lane *lane_at(const struct pv_doacross *d, pv_ull i)
+{
+    return (struct lane *)(d->lanes + i * d->lane_size);
+}
+
+/* The lane iteration `first` (outer number) belongs to. */
+static pv_ull lane_of(const struct pv_doacross *d, pv_ull first)
+{
+    switch (d->sched) {
+    case PV_SCHED_STATIC:
+        if (d->chunk)
+            return first / d->chunk % d->nthreads;
+        if (first < d->boundary)
+            return first / (d->q + 1);
+        return d->t + (first - d->boundary) / d->q;
+    case PV_SCHED_GUIDED:
+        return first;
+    default:
+        return first / d->chunk;
+    }
+}
+
+static pv_ull pack(const struct pv_doacross *d, const pv_ull *v)
+{
+    pv_ull x = 0;
+    for (unsigned i = 0; i < d->ncounts; i++)
+        x |= v[i] << d->shift[i];
+    return x;
+}
+
+static void post(const struct pv_doacross *d, const void *counts, bool is_ull)
+{
+    /* Static: this thread's own lane; otherwise the iteration's. */
+    pv_ull li = d->sched == PV_SCHED_STATIC ? pv_thr.ts.team_id
+                                            : lane_of(d, count_at(counts, is_ull, 0));
+    struct lane *l = lane_at(d, li);
+    if (d->flat) {
+        pv_ull x = 0;
+        for (unsigned i = 0; i < d->ncounts; i++)
+            x |= count_at(counts, is_ull, i) << d->shift[i];
+        /* Release: the iteration's work before the source point. */
+        atomic_store_explicit(&l->rec[0], x + 1, memory_order_release);
+    } else {
+        /* Sequence lock: odd while the record is being rewritten.  Only the
+         * lane's owner writes it. */
+        atomic_fetch_add_explicit(&l->gen.word, 1, memory_order_acq_rel);
+        for (unsigned i = 0; i < d->ncounts; i++)
+            atomic_store_explicit(&l->rec[i], count_at(counts, is_ull, i) + 1,
+                                  memory_order_relaxed);
+    }
+    /* seq_cst as pv_wake requires; also releases the record. */
+    atomic_fetch_add_explicit(&l->gen.word, 1, memory_order_seq_cst);
+    pv_wake(&l->gen);
+}
+
+/* Is the lane's record >= v (lexicographically)?  Sets *g to the futex word
+ * value the answer belongs to. */
+static bool lane_reached(const struct pv_doacross *d, struct lane *l, const pv_ull *v,
+                         pv_ull packed, uint32_t *g)
+{
+    *g = atomic_load_explicit(&l->gen.word, memory_order_acquire);
+    if (d->flat)
+        return atomic_load_explicit(&l->rec[0], memory_order_acquire) > packed;
+    if (*g & 1)
+        return false;   /* being written: wait for the next change */
+    int cmp = 0;
+    for (unsigned i = 0; i < d->ncounts && cmp == 0; i++) {
+        pv_ull r = atomic_load_explicit(&l->rec[i], memory_order_relaxed);
+        cmp = r > v[i] + 1 ? 1 : r < v[i] + 1 ? -1 : 0;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&l->gen.word, memory_order_relaxed) != *g)
+        return false;   /* torn read: *g is stale, so the wait returns at once */
+    return cmp >= 0;
+}
+
+static void wait_for(const struct pv_doacross *d, const pv_ull *v)
+{
+    struct lane *l = lane_at(d, lane_of(d, v[0]));
+    pv_ull packed = d->flat ? pack(d, v) : 0;
+    uint32_t g;
+    while (!lane_reached(d, l, v, packed, &g))
+        pv_wait_while_eq(&l->gen, g);
+}
+
+/* ------------------------------------------------------------ post / wait */
+
+/* The current loop's doacross state; NULL when post and wait have nothing to
+ * do (one thread, or an empty loop nest): they are then just a full fence. */
+static inline const struct pv_doacross *current(void)
+{
+    struct pv_ws *ws = pv_thr.ts.ws;
+    const struct pv_doacross *d = ws ? ws->doacross : NULL;
+    if (!d)
+        atomic_thread_fence(memory_order_seq_cst);
+    return d;
+}
+
+static pv_ull *vec_alloc(unsigned n, pv_ull *stack)
+{
+    if (n <= MAX_DIMS_STACK)
+        return stack;
+    return pv_malloc(n * sizeof(pv_ull));
+}
+
+PV_EXPORT void GOMP_doacross_post(long *counts)
+{
+    const struct pv_doacross *d = current();
+    if (d)
+        post(d, counts, false);
+}
+
+PV_EXPORT void GOMP_doacross_ull_post(pv_ull *counts)
+{
+    const struct pv_doacross *d = current();
+    if (d)
+        post(d, counts, true);
+}
+
+PV_EXPORT void GOMP_doacross_wait(long first, ...)
+{
+    const struct pv_doacross *d = current();
+    if (!d)
+        return;
+    pv_ull stack[MAX_DIMS_STACK], *v = vec_alloc(d->ncounts, stack);
+    va_list ap;
+    va_start(ap, first);
+    v[0] = (pv_ull)first;
+    for (unsigned i = 1; i < d->ncounts; i++)
+        v[i] = (pv_ull)va_arg(ap, long);
+    va_end(ap);
+    wait_for(d, v);
+    if (v != stack)
+        free(v);
+}
+
+PV_EXPORT void GOMP_doacross_ull_wait(pv_ull first, ...)
+{
+    const struct pv_doacross *d = current();
+    if (!d)
+        return;
+    pv_ull stack[MAX_DIMS_STACK], *v = vec_alloc(d->ncounts, stack);
+    va_list ap;
+    va_start(ap, first);
+    v[0] = first;
+    for (unsigned i = 1; i < d->ncounts; i++)
+        v[i] = va_arg(ap, pv_ull);
+    va_end(ap);
+    wait_for(d, v);
+    if (v != stack)
+        free(v);
+}
+
+/* ----------------------------------------------------------- loop starts */
+
+/* Enter a doacross loop: iterations 0..counts[0]-1 of the outermost loop. */
+static struct pv_ws *doacross_enter(unsigned ncounts, const void *counts, bool is_ull,
+                                    int sched, pv_ull chunk, void **mem)
+{
+    struct pv_ws *ws;
+    if (pv_ws_start()) {
+        ws = pv_thr.ts.ws;
+        pv_ull n0 = count_at(counts, is_ull, 0);
+        pv_loop_setup(ws, 0, n0, 1, n0, sched, chunk, pv_team_size());
+        pv_doacross_setup(ws, ncounts, counts, is_ull);
+        pv_ws_mem_init(ws, mem);
+        pv_ws_init_done();
+    } else {
+        ws = pv_thr.ts.ws;
+        pv_ws_mem_get(ws, mem);
+    }
+    return ws;
+}
+
+static bool doacross_start(unsigned ncounts, long *counts, int sched, pv_ull chunk,
+                           void **mem, long *istart, long *iend)
+{
+    struct pv_ws *ws = doacross_enter(ncounts, counts, false, sched, chunk, mem);
+    if (!istart)
+        return true;
+    pv_ull s0, e0;
+    return pv_out_long(ws, pv_iter_next(ws, &s0, &e0), &s0, &e0, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk,
+                                               long *istart, long *iend)
+{
+    return doacross_start(ncounts, counts, PV_SCHED_STATIC, chunk > 0 ? (pv_ull)chunk : 0,
+                          NULL, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk,
+                                                long *istart, long *iend)
+{
+    return doacross_start(ncounts, counts, PV_SCHED_DYNAMIC, chunk > 0 ? (pv_ull)chunk : 1,
+                          NULL, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk,
+                                               long *istart, long *iend)
+{
+    return doacross_start(ncounts, counts, PV_SCHED_GUIDED, chunk > 0 ? (pv_ull)chunk : 1,
+                          NULL, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
+                                                long *iend)
+{
+    pv_ull chunk;
+    int sched = pv_sched_runtime(&chunk);
+    return doacross_start(ncounts, counts, sched, chunk, NULL, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
+                                        long *istart, long *iend, uintptr_t *reductions,
+                                        void **mem)
+{
+    if (reductions)
+        pv_unsupported("task reductions");
+    pv_ull c;
+    int kind = pv_sched_resolve(sched, chunk, &c);
+    return doacross_start(ncounts, counts, kind, c, mem, istart, iend);
+}
+
+static bool doacross_ull_start(unsigned ncounts, pv_ull *counts, int sched, pv_ull chunk,
+                               void **mem, pv_ull *istart, pv_ull *iend)
+{
+    struct pv_ws *ws = doacross_enter(ncounts, counts, true, sched, chunk, mem);
+    if (!istart)
+        return true;
+    pv_ull s0, e0;
+    return pv_out_ull(ws, pv_iter_next(ws, &s0, &e0), &s0, &e0, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, pv_ull *counts,
+                                                   pv_ull chunk, pv_ull *istart, pv_ull *iend)
+{
+    return doacross_ull_start(ncounts, counts, PV_SCHED_STATIC, chunk, NULL, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, pv_ull *counts,
+                                                    pv_ull chunk, pv_ull *istart, pv_ull *iend)
+{
+    return doacross_ull_start(ncounts, counts, PV_SCHED_DYNAMIC, chunk ? chunk : 1, NULL,
+                              istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, pv_ull *counts,
+                                                   pv_ull chunk, pv_ull *istart, pv_ull *iend)
+{
+    return doacross_ull_start(ncounts, counts, PV_SCHED_GUIDED, chunk ? chunk : 1, NULL,
+                              istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, pv_ull *counts,
+                                                    pv_ull *istart, pv_ull *iend)
+{
+    pv_ull chunk;
+    int sched = pv_sched_runtime(&chunk);
+    return doacross_ull_start(ncounts, counts, sched, chunk, NULL, istart, iend);
+}
+
+PV_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, pv_ull *counts, long sched,
+                                            pv_ull chunk, pv_ull *istart, pv_ull *iend,
+                                            uintptr_t *reductions, void **mem)
+{
+    if (reductions)
+        pv_unsupported("task reductions");
+    pv_ull c;
+    int kind = pv_sched_resolve_ull(sched, chunk, &c);
+    return doacross_ull_start(ncounts, counts, kind, c, mem, istart, iend);
+}

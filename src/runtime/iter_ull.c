@@ -1,0 +1,35 @@
+/* The unsigned long long side of the schedulers: only counting differs.
+ * A "down" loop passes its (negative) increment as a two's complement
+ * unsigned value; once counted, iteration k is start + k * incr modulo 2^64
+ * in both directions, so iter.c's schedulers serve both forms. */
+#include "runtime/loop.h"
+
+pv_ull pv_count_ull(bool up, pv_ull start, pv_ull end, pv_ull incr)
+{
+    if (up) {
+        if (start >= end || incr == 0)
+            return 0;
+        return (end - start - 1) / incr + 1;
+    }
+    pv_ull step = 0ULL - incr;   /* magnitude of the decrement */
+    if (start <= end || step == 0)
+        return 0;
+    return (start - end - 1) / step + 1;
+}
+
+int pv_sched_resolve_ull(long sched, pv_ull chunk, pv_ull *chunk_out)
+{
+    switch ((int)((unsigned long)sched & 0x7fffffffUL)) {
+    case PV_SCHED_STATIC:
+        *chunk_out = chunk;
+        return PV_SCHED_STATIC;
+    case PV_SCHED_DYNAMIC:
+        *chunk_out = chunk ? chunk : 1;
+        return PV_SCHED_DYNAMIC;
+    case PV_SCHED_GUIDED:
+        *chunk_out = chunk ? chunk : 1;
+        return PV_SCHED_GUIDED;
+    default:
+        return pv_sched_runtime(chunk_out);
+    }
+}

@@ -1,0 +1,163 @@
+/* What the loop family (loop.c, loop_ull.c, iter.c, iter_ull.c, ordered.c,
+ * doacross.c, sections.c) shares.
+ *
+ * Every loop is reduced to a count n of zero-based iterations; iteration k
+ * is start + k * incr computed modulo 2^64 (see struct pv_ws).  Schedulers
+ * hand out half-open ranges [s0, e0) of iteration numbers; the entry points
+ * turn them back into the caller's values.  Counting from zero keeps the
+ * schedulers free of signed overflow and of the four direction/signedness
+ * cases, which only the count functions have to know about. */
+#ifndef PV_RUNTIME_LOOP_H
+#define PV_RUNTIME_LOOP_H
+
+#include "runtime/internal.h"
+
+typedef unsigned long long pv_ull;
+
+/* A second exported name for an entry point of the same file. */
+#define PV_ALIAS(name, target) \
+    extern __typeof(target) name __attribute__((alias(#target), visibility("default")))
+
+/* static_trip value meaning "this thread took the very last chunk". */
+#define PV_TRIP_DONE (~0UL)
+
+/* ---------------------------------------------------------------- counts */
+/* Iterations of for (i = start; i < end (or > end); i += incr). */
+pv_ull pv_count_long(long start, long end, long incr);
+pv_ull pv_count_ull(bool up, pv_ull start, pv_ull end, pv_ull incr);
+
+/* ------------------------------------------------------------- set-up */
+/* Resolve a schedule as the GOMP ABI encodes it (runtime and auto included,
+ * monotonic flag ignored) into static, dynamic or guided and a chunk size in
+ * iterations (static: 0 = one block per thread; dynamic/guided: >= 1). */
+int pv_sched_resolve(long sched, long chunk, pv_ull *chunk_out);
+int pv_sched_resolve_ull(long sched, pv_ull chunk, pv_ull *chunk_out);
+/* The run-sched-var ICV, resolved the same way. */
+int pv_sched_runtime(pv_ull *chunk_out);
+
+/* Describe a loop of n iterations in ws (by the initialiser, or by preinit
+ * for combined constructs, hence the explicit team size). */
+void pv_loop_setup(struct pv_ws *ws, pv_ull start, pv_ull end, pv_ull incr, pv_ull n,
+                   int sched, pv_ull chunk, unsigned nthreads);
+
+/* `mem` protocol of GOMP_loop_start and friends: the initialiser allocates
+ * *mem zeroed bytes shared by the team; every thread gets the address. */
+void pv_ws_mem_init(struct pv_ws *ws, void **mem);
+static inline void pv_ws_mem_get(struct pv_ws *ws, void **mem)
+{
+    if (mem)
+        *mem = ws->mem;
+}
+
+/* The three forms of loop bounds the ABI passes. */
+enum pv_form { PV_FORM_LONG, PV_FORM_ULL_UP, PV_FORM_ULL_DOWN };
+
+static inline pv_ull pv_count(enum pv_form form, pv_ull start, pv_ull end, pv_ull incr)
+{
+    if (form == PV_FORM_LONG)
+        return pv_count_long((long)start, (long)end, (long)incr);
+    return pv_count_ull(form == PV_FORM_ULL_UP, start, end, incr);
+}
+
+void pv_ordered_setup(struct pv_ws *ws, unsigned nthreads);
+
+/* Enter a loop construct: the initialiser describes it, everyone gets it. */
+static inline struct pv_ws *pv_loop_enter(enum pv_form form, pv_ull start, pv_ull end,
+                                          pv_ull incr, int sched, pv_ull chunk,
+                                          bool ordered, void **mem)
+{
+    struct pv_ws *ws;
+    if (pv_ws_start()) {
+        ws = pv_thr.ts.ws;
+        unsigned nthr = pv_team_size();
+        pv_loop_setup(ws, start, end, incr, pv_count(form, start, end, incr), sched, chunk,
+                      nthr);
+        if (ordered)
+            pv_ordered_setup(ws, nthr);
+        pv_ws_mem_init(ws, mem);
+        pv_ws_init_done();
+    } else {
+        ws = pv_thr.ts.ws;
+        pv_ws_mem_get(ws, mem);
+    }
+    return ws;
+}
+
+/* ----------------------------------------------------------- schedulers */
+/* Each returns false when the calling thread gets no more iterations. */
+bool pv_iter_static(struct pv_ws *ws, pv_ull *s0, pv_ull *e0);
+bool pv_iter_dynamic(struct pv_ws *ws, pv_ull *s0, pv_ull *e0);
+bool pv_iter_guided(struct pv_ws *ws, pv_ull *s0, pv_ull *e0);
+/* End of the guided chunk that starts at s0 (a pure function of s0). */
+pv_ull pv_guided_end(const struct pv_ws *ws, pv_ull s0, unsigned nthreads);
+
+static inline bool pv_iter_next(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
+{
+    switch (ws->sched) {
+    case PV_SCHED_DYNAMIC:
+        return pv_iter_dynamic(ws, s0, e0);
+    case PV_SCHED_GUIDED:
+        return pv_iter_guided(ws, s0, e0);
+    default:
+        return pv_iter_static(ws, s0, e0);
+    }
+}
+
+/* Caller's values for the range [s0, e0): the last range ends at `end`. */
+static inline void pv_iter_bounds(const struct pv_ws *ws, pv_ull s0, pv_ull e0,
+                                  pv_ull *istart, pv_ull *iend)
+{
+    *istart = ws->start + s0 * ws->incr;
+    *iend = e0 == ws->n ? ws->end : ws->start + e0 * ws->incr;
+}
+
+/* Hand a range back through the ABI's pointers; false when there is none.
+ * s0 and e0 are read only when `got` (evaluated first, as an argument). */
+static inline bool pv_out_long(const struct pv_ws *ws, bool got, const pv_ull *s0,
+                               const pv_ull *e0, long *istart, long *iend)
+{
+    if (!got)
+        return false;
+    pv_ull a, b;
+    pv_iter_bounds(ws, *s0, *e0, &a, &b);
+    *istart = (long)a;
+    *iend = (long)b;
+    return true;
+}
+
+static inline bool pv_out_ull(const struct pv_ws *ws, bool got, const pv_ull *s0,
+                              const pv_ull *e0, pv_ull *istart, pv_ull *iend)
+{
+    if (!got)
+        return false;
+    pv_iter_bounds(ws, *s0, *e0, istart, iend);
+    return true;
+}
+
+/* The current thread's construct. */
+static inline struct pv_ws *pv_cur_ws(void)
+{
+    return pv_thr.ts.ws;
+}
+
+/* ------------------------------------------------------------- ordered */
+/* pv_ordered_setup (above): prepare ws for ordered regions (initialiser). */
+/* Next chunk of an ordered loop: passes the turn on for the chunk the thread
+ * held, then takes a new one.  `first` for the *_start entry points. */
+bool pv_ordered_next(struct pv_ws *ws, bool first, pv_ull *s0, pv_ull *e0);
+/* Leaving an ordered loop: give up a chunk still held. */
+void pv_ordered_leave(struct pv_ws *ws);
+
+static inline void pv_loop_leave(void)
+{
+    struct pv_ws *ws = pv_cur_ws();
+    if (pv_unlikely(ws->ordered_loop))
+        pv_ordered_leave(ws);
+}
+
+/* ------------------------------------------------------------ doacross */
+/* Initialiser of a doacross loop: counts[0..ncounts-1] are the iteration
+ * counts of the ordered(n) nest, as long (is_ull false) or unsigned long long. */
+void pv_doacross_setup(struct pv_ws *ws, unsigned ncounts, const void *counts, bool is_ull);
+
+#endif

@@ -1,0 +1,91 @@
+/* Sections: section i (1-based) of `count` goes to whichever thread asks
+ * first.  A sections construct is a dynamic loop over 0..count-1 with chunks
+ * of one; GOMP_sections_start/next return the section number, 0 when none
+ * is left.  The count fits in 32 bits, so the cursor's fetch_add cannot wrap. */
+#include "runtime/loop.h"
+
+static void sections_setup(struct pv_ws *ws, unsigned count, unsigned nthreads)
+{
+    pv_loop_setup(ws, 1, (pv_ull)count + 1, 1, count, PV_SCHED_DYNAMIC, 1, nthreads);
+}
+
+static inline unsigned sections_take(struct pv_ws *ws)
+{
+    /* Relaxed: only divides work (see iter.c). */
+    pv_ull s0 = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
+    return s0 < ws->n ? (unsigned)s0 + 1 : 0;
+}
+
+static struct pv_ws *sections_enter(unsigned count, void **mem)
+{
+    struct pv_ws *ws;
+    if (pv_ws_start()) {
+        ws = pv_thr.ts.ws;
+        sections_setup(ws, count, pv_team_size());
+        pv_ws_mem_init(ws, mem);
+        pv_ws_init_done();
+    } else {
+        ws = pv_thr.ts.ws;
+        pv_ws_mem_get(ws, mem);
+    }
+    return ws;
+}
+
+PV_EXPORT unsigned GOMP_sections_start(unsigned count)
+{
+    return sections_take(sections_enter(count, NULL));
+}
+
+PV_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
+{
+    if (reductions)
+        pv_unsupported("task reductions");
+    return sections_take(sections_enter(count, mem));
+}
+
+PV_EXPORT unsigned GOMP_sections_next(void)
+{
+    return sections_take(pv_thr.ts.ws);
+}
+
+PV_EXPORT void GOMP_sections_end(void)
+{
+    pv_ws_end();
+}
+
+PV_EXPORT void GOMP_sections_end_nowait(void)
+{
+    pv_ws_end_nowait();
+}
+
+PV_EXPORT bool GOMP_sections_end_cancel(void)
+{
+    return pv_ws_end_cancel();
+}
+
+/* ------------------------------------------------------- parallel sections */
+
+struct sections_args {
+    unsigned count, nthreads;
+};
+
+static void sections_preinit(struct pv_ws *ws, void *arg)
+{
+    const struct sections_args *a = arg;
+    sections_setup(ws, a->count, a->nthreads);
+}
+
+PV_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
+                                      unsigned count, unsigned flags)
+{
+    struct sections_args a = {count, pv_resolve_num_threads(num_threads, count)};
+    pv_team_start_ws(fn, data, a.nthreads, flags, sections_preinit, &a);
+}
+
+/* Legacy form: fork only; the caller runs fn and calls GOMP_parallel_end. */
+PV_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
+                                            unsigned num_threads, unsigned count)
+{
+    struct sections_args a = {count, pv_resolve_num_threads(num_threads, count)};
+    pv_team_fork_ws(fn, data, a.nthreads, 0, sections_preinit, &a);
+}
