@@ -43,6 +43,9 @@ enum pv_sched {
 };
 #define PV_SCHED_MONOTONIC 0x80000000u
 
+/* Active levels of parallelism supported (max-active-levels-var is capped here). */
+#define PV_SUPPORTED_ACTIVE_LEVELS 255u
+
 /* proc_bind values as omp_proc_bind_t encodes them. */
 enum pv_bind {
     PV_BIND_FALSE = 0,
@@ -105,6 +108,10 @@ void pv_affinity_assign(unsigned n, unsigned bind, unsigned parent_place,
                         unsigned *place, unsigned *sub_off, unsigned *sub_len);
 void pv_affinity_bind_self(unsigned place);  /* pins the calling thread; no-op without places */
 void pv_display_env(bool verbose);        /* env.c */
+/* OMP_DISPLAY_AFFINITY: print the calling thread's affinity line if it
+ * changed since it last printed (no-op unless pv_gicv.display_affinity);
+ * team code calls it in every member after setting up pv_thr.ts. */
+void pv_affinity_display_thread(void);    /* affinity_format.c */
 
 /* -------------------------------------------------------------- barriers */
 /* Centralized barrier: the arrival counter and the generation word live on

@@ -1,0 +1,248 @@
+/* OpenMP locks in the layouts of gcc 12's omp.h, waiting through src/wait.
+ *
+ * omp_lock_t (4 bytes) is one futex word: 0 free, 1 locked, 2 locked and
+ * somebody may sleep on it.  An unlock only makes a system call when the word
+ * said 2.  A waiter first spins (as the wait policy allows) while the word is
+ * 1, trying to take it whenever it drops to 0; then it announces itself by
+ * swapping in 2 and sleeps until the swap returns 0.
+ *
+ * omp_nest_lock_t (16 bytes) = { lock word, nesting count, owner }; the owner
+ * is the owning task (spec: nestable locks are owned by tasks), identified by
+ * its ICV block, which pv_icv_for_write() gives every task.
+ *
+ * The OpenMP 2.5 layouts that GCC < 4.4 compiled against are kept as the
+ * non-default symbol versions @OMP_1.0: the simple lock is the same word; the
+ * nestable lock is { owner thread id, count } (8 bytes). */
+#include <stddef.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/internal.h"
+
+typedef _Atomic uint32_t pv_lock_word;
+
+struct pv_nest_lock {
+    pv_lock_word lock;
+    int count;
+    void *_Atomic owner;
+};
+_Static_assert(sizeof(struct pv_nest_lock) == 16, "omp_nest_lock_t is 16 bytes");
+_Static_assert(_Alignof(struct pv_nest_lock) == 8, "omp_nest_lock_t is 8-byte aligned");
+
+struct pv_nest_lock_25 {
+    _Atomic int owner; /* thread id, 0 when free */
+    int count;
+};
+_Static_assert(sizeof(struct pv_nest_lock_25) == 8, "the 2.5 omp_nest_lock_t is 8 bytes");
+
+/* Exports a function as the default version NAME@@OMP_3.0 (impl _30) and the
+ * compat one NAME@OMP_1.0 (impl _25).  The names must be listed in node
+ * OMP_1.0 of the version script as well. */
+#define PV_LOCK_SYMVER(impl, name)                                   \
+    __asm__(".symver " #impl "_30, " #name "@@OMP_3.0");             \
+    __asm__(".symver " #impl "_25, " #name "@OMP_1.0")
+
+/* ------------------------------------------------------- the lock word */
+
+static inline bool word_try(pv_lock_word *w)
+{
+    uint32_t expect = 0;
+    /* acquire: the holder's critical section happens after the take */
+    return atomic_compare_exchange_strong_explicit(w, &expect, 1, memory_order_acquire,
+                                                   memory_order_relaxed);
+}
+
+static __attribute__((noinline)) void word_lock_slow(pv_lock_word *w)
+{
+    /* Spin while held by a running holder, grabbing it when it frees. */
+    while (pv_spin_while_eq(w, ~0u, 1)) {
+        uint32_t expect = 0;
+        if (atomic_compare_exchange_strong_explicit(w, &expect, 1, memory_order_acquire,
+                                                    memory_order_relaxed))
+            return;
+        if (expect == 2)
+            break; /* somebody sleeps already: queue up behind them */
+    }
+    /* Sleep.  Swapping in 2 (not 1) keeps the next unlock waking a sleeper,
+     * since we cannot know whether we were the last one. */
+    while (atomic_exchange_explicit(w, 2, memory_order_acquire) != 0)
+        pv_wait_word(w, 2);
+}
+
+static inline void word_lock(pv_lock_word *w)
+{
+    if (pv_likely(word_try(w)))
+        return;
+    word_lock_slow(w);
+}
+
+static inline void word_unlock(pv_lock_word *w)
+{
+    /* release: publishes the critical section to the next holder */
+    if (atomic_exchange_explicit(w, 0, memory_order_release) == 2)
+        pv_wake_word(w, 1);
+}
+
+/* ------------------------------------------------------- simple locks */
+
+__attribute__((visibility("default"))) void pv_init_lock_30(pv_lock_word *w)
+{
+    atomic_store_explicit(w, 0, memory_order_relaxed);
+}
+
+__attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
+{
+    (void)w;
+}
+
+__attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
+{
+    word_lock(w);
+}
+
+__attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
+{
+    word_unlock(w);
+}
+
+__attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
+{
+    return word_try(w);
+}
+
+/* The 2.5 simple lock has the same layout and semantics. */
+__attribute__((visibility("default"), alias("pv_init_lock_30"))) void pv_init_lock_25(pv_lock_word *);
+__attribute__((visibility("default"), alias("pv_destroy_lock_30"))) void pv_destroy_lock_25(pv_lock_word *);
+__attribute__((visibility("default"), alias("pv_set_lock_30"))) void pv_set_lock_25(pv_lock_word *);
+__attribute__((visibility("default"), alias("pv_unset_lock_30"))) void pv_unset_lock_25(pv_lock_word *);
+__attribute__((visibility("default"), alias("pv_test_lock_30"))) int pv_test_lock_25(pv_lock_word *);
+
+/* ------------------------------------------------------- nestable locks */
+
+/* The owning task. */
+static inline void *owner_id(void)
+{
+    return pv_icv_for_write();
+}
+
+__attribute__((visibility("default"))) void pv_init_nest_lock_30(struct pv_nest_lock *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+__attribute__((visibility("default"))) void pv_destroy_nest_lock_30(struct pv_nest_lock *l)
+{
+    (void)l;
+}
+
+__attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_lock *l)
+{
+    void *me = owner_id();
+    /* Relaxed: only the owner itself ever stores `me`, so seeing it means we
+     * hold the lock; any other value means we do not. */
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) != me) {
+        word_lock(&l->lock);
+        atomic_store_explicit(&l->owner, me, memory_order_relaxed);
+    }
+    l->count++;
+}
+
+__attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest_lock *l)
+{
+    if (--l->count == 0) {
+        atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
+        word_unlock(&l->lock);
+    }
+}
+
+__attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_lock *l)
+{
+    void *me = owner_id();
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me)
+        return ++l->count;
+    if (!word_try(&l->lock))
+        return 0;
+    atomic_store_explicit(&l->owner, me, memory_order_relaxed);
+    l->count = 1;
+    return 1;
+}
+
+/* ------------------------------------------- 2.5 nestable locks (compat) */
+
+/* OpenMP 2.5 locks were owned by threads: the owner field is the thread id. */
+static __thread int my_tid;
+
+static inline int tid(void)
+{
+    if (pv_unlikely(my_tid == 0))
+        my_tid = (int)syscall(SYS_gettid);
+    return my_tid;
+}
+
+__attribute__((visibility("default"))) void pv_init_nest_lock_25(struct pv_nest_lock_25 *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+__attribute__((visibility("default"))) void pv_destroy_nest_lock_25(struct pv_nest_lock_25 *l)
+{
+    (void)l;
+}
+
+static bool nest25_try(struct pv_nest_lock_25 *l, int me, int *seen)
+{
+    int expect = 0;
+    if (atomic_compare_exchange_strong_explicit(&l->owner, &expect, me, memory_order_acquire,
+                                                memory_order_relaxed)) {
+        l->count = 1;
+        return true;
+    }
+    *seen = expect;
+    return false;
+}
+
+__attribute__((visibility("default"))) void pv_set_nest_lock_25(struct pv_nest_lock_25 *l)
+{
+    int me = tid(), seen;
+    for (;;) {
+        if (nest25_try(l, me, &seen))
+            return;
+        if (seen == me) {
+            l->count++;
+            return;
+        }
+        /* The owner word holds a thread id, with no room for a sleeper mark:
+         * every unlock wakes one waiter. */
+        pv_wait_word((_Atomic uint32_t *)&l->owner, (uint32_t)seen);
+    }
+}
+
+__attribute__((visibility("default"))) void pv_unset_nest_lock_25(struct pv_nest_lock_25 *l)
+{
+    if (--l->count == 0) {
+        atomic_store_explicit(&l->owner, 0, memory_order_release);
+        pv_wake_word((_Atomic uint32_t *)&l->owner, 1);
+    }
+}
+
+__attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_lock_25 *l)
+{
+    int me = tid(), seen;
+    if (nest25_try(l, me, &seen))
+        return 1;
+    if (seen == me)
+        return ++l->count;
+    return 0;
+}
+
+PV_LOCK_SYMVER(pv_init_lock, omp_init_lock);
+PV_LOCK_SYMVER(pv_destroy_lock, omp_destroy_lock);
+PV_LOCK_SYMVER(pv_set_lock, omp_set_lock);
+PV_LOCK_SYMVER(pv_unset_lock, omp_unset_lock);
+PV_LOCK_SYMVER(pv_test_lock, omp_test_lock);
+PV_LOCK_SYMVER(pv_init_nest_lock, omp_init_nest_lock);
+PV_LOCK_SYMVER(pv_destroy_nest_lock, omp_destroy_nest_lock);
+PV_LOCK_SYMVER(pv_set_nest_lock, omp_set_nest_lock);
+PV_LOCK_SYMVER(pv_unset_nest_lock, omp_unset_nest_lock);
+PV_LOCK_SYMVER(pv_test_nest_lock, omp_test_nest_lock);
