@@ -1,0 +1,345 @@
+/* Turning the flight log on: the environment, event selection, programs'
+ * own event catalogs, and the exported control functions.
+ *
+ *   PVOMP_TRACE=<file>          write a log (%p in the name becomes the pid)
+ *   PVOMP_TRACE_EVENTS=<list>   comma-separated globs; !glob excludes; later
+ *                               entries win; with no positive glob every
+ *                               event starts enabled; "list" prints the catalog
+ *   PVOMP_TRACE_BUFSIZE=<n>[K|M] per-thread buffer (default 1M, power of two)
+ *   PVOMP_TRACE_PERIOD_MS=<n>   drain buffers at least this often (default 100, 0 = never)
+ *   PVOMP_TRACE_CLOCK=auto|tsc|monotonic
+ *
+ * pv_trace_init() runs from a constructor; calling it again is harmless. */
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace/trace.h"
+
+#define DEFAULT_BUFSIZE (1u << 20)
+#define MIN_BUFSIZE 4096u
+#define MAX_BUFSIZE (1u << 30)
+
+struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100 };
+_Atomic int pv_trace_on;
+
+struct pattern {
+    char *glob;
+    bool exclude;
+    bool matched;
+};
+static struct pattern *patterns;
+static unsigned npatterns;
+static bool any_include;
+static bool list_events;
+
+/* Names in use (runtime catalog and registered programs' catalogs). */
+static pthread_mutex_t cat_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **names;
+static size_t nnames, names_cap;
+static uint64_t next_id = PV_TRACE_NEVENTS;
+static const struct pvomp_trace_catalog **cats;
+static size_t ncats;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void warn_bad(const char *var, const char *val, const char *why)
+{
+    fprintf(stderr, "pvomp: warning: %s=%s: %s\n", var, val, why);
+}
+
+static void parse_events(const char *spec)
+{
+    char *copy = strdup(spec), *save = NULL;
+    if (!copy)
+        return;
+    if (!strcmp(spec, "list")) {
+        list_events = true;
+        free(copy);
+        return;
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        size_t l = strlen(tok);
+        while (l && tok[l - 1] == ' ')
+            tok[--l] = 0;
+        bool ex = tok[0] == '!';
+        if (ex)
+            tok++;
+        if (!*tok)
+            continue;
+        if (!strcmp(tok, "list")) {
+            list_events = true;
+            continue;
+        }
+        struct pattern *np = realloc(patterns, (npatterns + 1) * sizeof *np);
+        char *g = strdup(tok);
+        if (!np || !g) {
+            free(g);
+            break;
+        }
+        patterns = np;
+        patterns[npatterns++] = (struct pattern){ g, ex, false };
+        any_include |= !ex;
+    }
+    free(copy);
+}
+
+static uint64_t parse_size(const char *s, bool *ok)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    *ok = end != s;
+    if (*end == 'k' || *end == 'K')
+        v <<= 10, end++;
+    else if (*end == 'm' || *end == 'M')
+        v <<= 20, end++;
+    else if (*end == 'g' || *end == 'G')
+        v <<= 30, end++;
+    *ok = *ok && *end == 0 && v >= MIN_BUFSIZE && v <= MAX_BUFSIZE;
+    uint64_t p = MIN_BUFSIZE;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+static char *expand_path(const char *s)
+{
+    size_t cap = strlen(s) + 32, n = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    for (; *s; s++) {
+        if (n + 24 >= cap) {
+            cap *= 2;
+            char *o = realloc(out, cap);
+            if (!o) {
+                free(out);
+                return NULL;
+            }
+            out = o;
+        }
+        if (s[0] == '%' && s[1] == 'p') {
+            n += (size_t)sprintf(out + n, "%d", (int)getpid());
+            s++;
+        } else {
+            out[n++] = *s;
+        }
+    }
+    out[n] = 0;
+    return out;
+}
+
+static void read_env(void)
+{
+    const char *v;
+    bool ok;
+    if ((v = getenv("PVOMP_TRACE_EVENTS")) && *v)
+        parse_events(v);
+    if ((v = getenv("PVOMP_TRACE_BUFSIZE")) && *v) {
+        uint64_t sz = parse_size(v, &ok);
+        if (ok)
+            pv_trace_cfg.bufsize = sz;
+        else
+            warn_bad("PVOMP_TRACE_BUFSIZE", v, "not a size between 4K and 1G; using 1M");
+    }
+    if ((v = getenv("PVOMP_TRACE_PERIOD_MS")) && *v) {
+        char *end;
+        unsigned long ms = strtoul(v, &end, 10);
+        if (end != v && *end == 0 && ms <= 3600000)
+            pv_trace_cfg.period_ms = (unsigned)ms;
+        else
+            warn_bad("PVOMP_TRACE_PERIOD_MS", v, "not a number of milliseconds; using 100");
+    }
+    if ((v = getenv("PVOMP_TRACE")) && *v)
+        pv_trace_cfg.path = expand_path(v);
+}
+
+static bool selected(const char *name)
+{
+    bool on = !any_include;
+    for (unsigned i = 0; i < npatterns; i++)
+        if (fnmatch(patterns[i].glob, name, 0) == 0) {
+            on = !patterns[i].exclude;
+            patterns[i].matched = true;
+        }
+    return on;
+}
+
+void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, unsigned n)
+{
+    bool on = atomic_load_explicit(&pv_trace_on, memory_order_acquire);
+    for (unsigned i = 0; i < n; i++) {
+        bool meta = !strncmp(d[i].name, "pvtrace_", 8);
+        __atomic_store_n(&state[i], (uint8_t)(on && !meta && selected(d[i].name)),
+                         __ATOMIC_RELAXED);
+    }
+}
+
+void pv_trace_disable_all(void)
+{
+    for (unsigned i = 0; i < PV_TRACE_NEVENTS; i++)
+        __atomic_store_n(&pv_trace_state[i], 0, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&cat_lock);
+    for (size_t c = 0; c < ncats; c++)
+        for (unsigned i = 0; i < cats[c]->count; i++)
+            __atomic_store_n(&cats[c]->state[i], 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&cat_lock);
+}
+
+static void print_catalog(const char *group, const struct pvomp_trace_event_desc *d, unsigned n)
+{
+    fprintf(stderr, "pvomp trace events (%s):\n", group);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(stderr, "  %s(%s)\n", d[i].name, d[i].args);
+}
+
+static bool name_taken(const char *name)
+{
+    for (size_t i = 0; i < nnames; i++)
+        if (!strcmp(names[i], name))
+            return true;
+    return false;
+}
+
+static void name_add(const char *name)
+{
+    if (nnames == names_cap) {
+        size_t cap = names_cap ? 2 * names_cap : 128;
+        char **n = realloc(names, cap * sizeof *n);
+        if (!n)
+            return;
+        names = n;
+        names_cap = cap;
+    }
+    char *s = strdup(name);
+    if (s)
+        names[nnames++] = s;
+}
+
+static void trace_exit(void)
+{
+    if (!atomic_load_explicit(&pv_trace_on, memory_order_acquire))
+        return;
+    pv_trace_disable_all();
+    atomic_store_explicit(&pv_trace_on, 0, memory_order_release);
+    pv_trace_writer_stop();
+    for (unsigned i = 0; i < npatterns; i++)
+        if (!patterns[i].matched)
+            fprintf(stderr, "pvomp: warning: PVOMP_TRACE_EVENTS: '%s%s' matched no event\n",
+                    patterns[i].exclude ? "!" : "", patterns[i].glob);
+}
+
+static void trace_fork_child(void)
+{
+    pv_trace_tls = NULL;
+    if (!atomic_load_explicit(&pv_trace_on, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&pv_trace_on, 0, memory_order_relaxed);
+    for (unsigned i = 0; i < PV_TRACE_NEVENTS; i++)
+        pv_trace_state[i] = 0;
+    for (size_t c = 0; c < ncats; c++)
+        for (unsigned i = 0; i < cats[c]->count; i++)
+            cats[c]->state[i] = 0;
+    pthread_mutex_init(&cat_lock, NULL);
+    pv_trace_writer_forget();
+}
+
+static void trace_init_once(void)
+{
+    read_env();
+    if (list_events)
+        print_catalog("pvomp runtime", pv_trace_catalog, PV_TRACE_NEVENTS);
+    for (unsigned i = 0; i < PV_TRACE_NEVENTS; i++)
+        name_add(pv_trace_catalog[i].name);
+    if (!pv_trace_cfg.path)
+        return;
+    pv_trace_clock_init();
+    if (!pv_trace_writer_start())
+        return;
+    atomic_store_explicit(&pv_trace_on, 1, memory_order_release);
+    pv_trace_set_all(pv_trace_state, pv_trace_catalog, PV_TRACE_NEVENTS);
+    atexit(trace_exit);
+    pthread_atfork(NULL, NULL, trace_fork_child);
+}
+
+void pv_trace_init(void)
+{
+    pthread_once(&init_once, trace_init_once);
+}
+
+__attribute__((constructor)) static void pv_trace_constructor(void)
+{
+    pv_trace_init();
+}
+
+void pv_trace_flush_all(void)
+{
+    if (atomic_load_explicit(&pv_trace_on, memory_order_acquire))
+        pv_trace_writer_flush();
+}
+
+/* ------------------------------------------------------------- exported */
+#define PV_TRACE_EXPORT __attribute__((visibility("default")))
+
+PV_TRACE_EXPORT void pvomp_trace_flush(void)
+{
+    pv_trace_flush_all();
+}
+
+PV_TRACE_EXPORT int pvomp_trace_active(void)
+{
+    return atomic_load_explicit(&pv_trace_on, memory_order_acquire);
+}
+
+PV_TRACE_EXPORT int pvomp_trace_register(struct pvomp_trace_catalog *cat)
+{
+    pv_trace_init();
+    if (!cat || cat->abi != PVOMP_TRACE_CATALOG_ABI) {
+        fprintf(stderr, "pvomp: warning: trace: a program's event catalog has an unknown "
+                        "format (generated by another pvomp version?); ignored\n");
+        return -1;
+    }
+    if (list_events)
+        print_catalog(cat->group ? cat->group : "program", cat->events, cat->count);
+    if (!atomic_load_explicit(&pv_trace_on, memory_order_acquire))
+        return -1;
+    pthread_mutex_lock(&cat_lock);
+    for (size_t c = 0; c < ncats; c++)
+        if (cats[c] == cat) {
+            pthread_mutex_unlock(&cat_lock);
+            return 0;
+        }
+    for (unsigned i = 0; i < cat->count; i++)
+        if (name_taken(cat->events[i].name)) {
+            pthread_mutex_unlock(&cat_lock);
+            fprintf(stderr, "pvomp: warning: trace: event '%s' of group '%s' is already "
+                            "declared; the group is not traced\n", cat->events[i].name,
+                    cat->group ? cat->group : "?");
+            return -1;
+        }
+    const struct pvomp_trace_catalog **nc = realloc(cats, (ncats + 1) * sizeof *nc);
+    if (!nc) {
+        pthread_mutex_unlock(&cat_lock);
+        return -1;
+    }
+    cats = nc;
+    cats[ncats++] = cat;
+    for (unsigned i = 0; i < cat->count; i++)
+        name_add(cat->events[i].name);
+    cat->base_id = next_id;
+    next_id += cat->count;
+    struct pv_trace_buf b = { 0 };
+    pv_trace_buf_decls(&b, cat->base_id, cat->events, cat->count, pv_trace_now(),
+                       (uint32_t)gettid());
+    /* Queued before any of these events can be committed (flags are still off). */
+    pv_trace_meta_append(b.p, b.len);
+    free(b.p);
+    pv_trace_set_all(cat->state, cat->events, cat->count);
+    pthread_mutex_unlock(&cat_lock);
+    return 0;
+}

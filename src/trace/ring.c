@@ -1,0 +1,192 @@
+/* Per-thread record rings: creation on a thread's first event, the slow path
+ * of pv_trace_begin() (full ring, dropped-event records), and the hand-over
+ * of a ring when its thread exits.  See trace.h for the protocol. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "trace/trace.h"
+
+__thread struct pv_trace_ring *pv_trace_tls __attribute__((tls_model("initial-exec")));
+
+/* Events that could not even get a ring (out of memory): the writer reports
+ * them in a dropped-events record of their own at the end. */
+_Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
+
+static pthread_key_t ring_key;
+static pthread_once_t ring_key_once = PTHREAD_ONCE_INIT;
+static _Atomic uint64_t ring_streams;
+
+/* Thread exit: hand the ring over.  The writer drains what is committed,
+ * writes the pending drop count, and frees the ring. */
+static void ring_thread_exit(void *p)
+{
+    struct pv_trace_ring *r = p;
+    if (pv_trace_tls == r)
+        pv_trace_tls = NULL;
+    /* Release: every record committed before is visible to the writer that
+     * sees `closed` (it reads `committed` after `closed`). */
+    atomic_store_explicit(&r->closed, 1, memory_order_release);
+    pv_trace_writer_wake();
+}
+
+static void ring_key_create(void)
+{
+    if (pthread_key_create(&ring_key, ring_thread_exit) != 0)
+        ring_key = (pthread_key_t)-1;
+}
+
+/* `size` bytes of memory mapped twice, back to back: a record that starts
+ * near the end of the ring continues, contiguous, in the second view. */
+static uint8_t *ring_map(uint64_t size)
+{
+    int fd = memfd_create("pvomp-trace-ring", MFD_CLOEXEC);
+    uint8_t *base;
+    if (fd < 0)
+        return NULL;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        close(fd);
+        return NULL;
+    }
+    base = mmap(NULL, 2 * size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+        close(fd);
+        return NULL;
+    }
+    int prot = PROT_READ | PROT_WRITE;
+    int flags = MAP_SHARED | MAP_FIXED | MAP_POPULATE;
+    if (mmap(base, size, prot, flags, fd, 0) == MAP_FAILED ||
+        mmap(base + size, size, prot, flags, fd, 0) == MAP_FAILED) {
+        munmap(base, 2 * size);
+        close(fd);
+        return NULL;
+    }
+    close(fd);
+    return base;
+}
+
+void pv_trace_ring_free(struct pv_trace_ring *r)
+{
+    munmap(r->buf, 2 * r->size);
+    free(r);
+}
+
+static struct pv_trace_ring *ring_create(void)
+{
+    static _Atomic int warned;
+    uint64_t size = pv_trace_cfg.bufsize;
+    struct pv_trace_ring *r = NULL;
+    uint8_t *buf = ring_map(size);
+    if (buf && posix_memalign((void **)&r, PV_TRACE_CACHELINE, sizeof *r) != 0)
+        r = NULL;
+    if (!buf || !r) {
+        int e = errno;
+        if (buf)
+            munmap(buf, 2 * size);
+        if (!atomic_exchange_explicit(&warned, 1, memory_order_relaxed))
+            fprintf(stderr, "pvomp: warning: trace: no buffer for a thread (%s); its events "
+                            "are counted as dropped\n", strerror(e));
+        return NULL;
+    }
+    memset(r, 0, sizeof *r);
+    r->buf = buf;
+    r->size = size;
+    r->mask = size - 1;
+    r->limit = size;
+    r->next_kick = size / 4;
+    r->tid = (uint32_t)gettid();
+    r->stream = atomic_fetch_add_explicit(&ring_streams, 1, memory_order_relaxed) + 1;
+    return r;
+}
+
+void pv_trace_kick(struct pv_trace_ring *r)
+{
+    uint64_t quarter = r->size / 4;
+    /* Every time a quarter of the ring fills up, not once: the next
+     * threshold is the next multiple of a quarter above `head`. */
+    r->next_kick = (r->head | (quarter - 1)) + 1;
+    pv_trace_writer_wake();
+}
+
+static uint8_t *drop(struct pv_trace_ring *r)
+{
+    if (r) {
+        /* Counted by the owner, taken by whoever writes the dropped record
+         * (this thread later, or the writer at the end) with an exchange:
+         * an increment is never lost. */
+        uint64_t before = atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+        r->limit = 0; /* the next event comes back here to write the dropped record */
+        if (before == 0)
+            pv_trace_writer_wake();
+    } else {
+        atomic_fetch_add_explicit(&pv_trace_lost, 1, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    if (!r) {
+        if (!atomic_load_explicit(&pv_trace_on, memory_order_acquire))
+            return NULL; /* closing down, or never started (flags are off then) */
+        pthread_once(&ring_key_once, ring_key_create);
+        r = ring_create();
+        if (!r)
+            return drop(NULL);
+        pv_trace_tls = r;
+        if (ring_key != (pthread_key_t)-1)
+            pthread_setspecific(ring_key, r);
+        pv_trace_registry_add(r);
+    }
+    uint64_t need = (uint64_t)size + extra;
+    if (need > r->size)
+        return drop(r);
+    /* Acquire: the writer has finished reading everything below `tail`. */
+    r->limit = atomic_load_explicit(&r->tail, memory_order_acquire) + r->size;
+    if (atomic_load_explicit(&r->dropped, memory_order_relaxed)) {
+        const uint32_t drec = PVOMP_TRACE_EVENT_HDR + 8;
+        if (r->head + drec + need > r->limit)
+            return drop(r);
+        uint64_t n = atomic_exchange_explicit(&r->dropped, 0, memory_order_relaxed);
+        if (n) {
+            uint8_t *p = r->buf + (r->head & r->mask);
+            uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, PVOMP_TRACE_DROPPED_ID, pv_trace_now() };
+            uint32_t lt[2] = { drec - 8, r->tid };
+            memcpy(p, hdr, sizeof hdr);
+            memcpy(p + 24, lt, sizeof lt);
+            memcpy(p + 32, &n, 8);
+            r->head += drec; /* published together with the event by pv_trace_commit() */
+        }
+    }
+    if (r->head + need > r->limit)
+        return drop(r);
+    return pv_trace_begin(id, size, extra);
+}
+
+/* Hand the calling thread's ring over now (as at thread exit). */
+void pv_trace_ring_close_self(void)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    if (!r)
+        return;
+    if (ring_key != (pthread_key_t)-1)
+        pthread_setspecific(ring_key, NULL);
+    ring_thread_exit(r);
+}
+
+/* Exported for programs' own events (generated code). */
+__attribute__((visibility("default"))) void *pvomp_trace_begin(uint64_t id, uint32_t size,
+                                                               uint32_t extra)
+{
+    return pv_trace_begin(id, size, extra);
+}
+
+__attribute__((visibility("default"))) void pvomp_trace_commit(void)
+{
+    pv_trace_commit();
+}

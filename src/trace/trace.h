@@ -1,0 +1,132 @@
+/* pvomp flight log, internal interface.
+ *
+ * Every thread writes its records into its own ring (ring.c): a byte ring
+ * mapped twice back to back, so that a record is always contiguous in
+ * memory.  The owner is the only producer; it publishes whole records with
+ * a release store of `committed`.  The writer thread (writer.c) is the only
+ * consumer: it copies [tail, committed) to the file, framed by a
+ * pvtrace_chunk record, then releases the space by advancing `tail`.
+ * Nothing on the producer path takes a lock or makes a system call, except
+ * the wake-up of the writer once per `kick` bytes.
+ *
+ * Generated code (from trace-events, see tracegen.py) calls
+ * pv_trace_begin() / pv_trace_commit() below. */
+#ifndef PV_TRACE_TRACE_H
+#define PV_TRACE_TRACE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PVOMP_TRACE_WEAK /* defined here, not weak */
+#include "pvomp/trace.h"
+#include "trace/clock.h"
+#include "trace/events.h" /* generated from trace-events: ids, flags, trace_<name>() */
+
+#define PV_TRACE_HIDDEN __attribute__((visibility("hidden")))
+#define PV_TRACE_CACHELINE 64
+
+struct pv_trace_ring {
+    /* Producer (owner thread) fields. */
+    uint8_t *buf;              /* 2 * size bytes of address space, one buffer */
+    uint64_t mask;             /* size - 1 (size is a power of two) */
+    uint64_t head;             /* where the next record goes (== committed between records) */
+    uint64_t pending;          /* head after the reservation being written */
+    uint64_t limit;            /* head may grow up to here; 0 forces the slow path */
+    uint64_t next_kick;        /* wake the writer when committed reaches this */
+    uint32_t tid;
+    _Atomic uint64_t committed;/* released by the owner after each record */
+    _Atomic uint64_t dropped;  /* events lost since the last dropped record */
+
+    /* Consumer (writer thread) fields, on their own line. */
+    _Alignas(PV_TRACE_CACHELINE) _Atomic uint64_t tail; /* space below is free */
+    _Atomic int closed;        /* the owner exited: nothing more will be committed */
+    uint64_t stream;           /* unique stream number (tids get reused) */
+    uint64_t seq;              /* chunks written so far */
+    uint64_t size;
+    struct pv_trace_ring *next;/* registry list (registry lock) */
+};
+
+extern __thread struct pv_trace_ring *pv_trace_tls
+    __attribute__((tls_model("initial-exec"))) PV_TRACE_HIDDEN;
+
+/* ring.c */
+uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra) PV_TRACE_HIDDEN;
+void pv_trace_kick(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
+void pv_trace_ring_close_self(void) PV_TRACE_HIDDEN;
+void pv_trace_ring_free(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
+extern _Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
+
+/* Reserve and fill in the header of one record (plus `extra` bytes after it).
+ * Returns NULL when the event was dropped; otherwise the caller writes the
+ * arguments and calls pv_trace_commit(). */
+static inline uint8_t *pv_trace_begin(uint64_t id, uint32_t size, uint32_t extra)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    uint64_t end;
+    if (__builtin_expect(r == NULL, 0))
+        return pv_trace_begin_slow(id, size, extra);
+    end = r->head + size + extra;
+    if (__builtin_expect(end > r->limit, 0))
+        return pv_trace_begin_slow(id, size, extra);
+    uint8_t *p = r->buf + (r->head & r->mask);
+    uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, id, pv_trace_now() };
+    uint32_t lt[2] = { size - 8, r->tid };
+    __builtin_memcpy(p, hdr, sizeof hdr);
+    __builtin_memcpy(p + 24, lt, sizeof lt);
+    r->pending = end;
+    return p;
+}
+
+static inline void pv_trace_commit(void)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    uint64_t end = r->pending;
+    r->head = end;
+    /* Release: the writer that reads `committed` sees the record's bytes. */
+    atomic_store_explicit(&r->committed, end, memory_order_release);
+    if (__builtin_expect(end >= r->next_kick, 0))
+        pv_trace_kick(r);
+}
+
+/* control.c */
+struct pv_trace_config {
+    char *path;                /* PVOMP_TRACE, NULL when tracing is off */
+    uint64_t bufsize;          /* per-thread ring size, bytes (power of two) */
+    unsigned period_ms;        /* writer's periodic drain, 0 = only on demand */
+};
+extern struct pv_trace_config pv_trace_cfg PV_TRACE_HIDDEN;
+extern _Atomic int pv_trace_on PV_TRACE_HIDDEN;    /* file open, writer running */
+void pv_trace_init(void) PV_TRACE_HIDDEN;
+void pv_trace_flush_all(void) PV_TRACE_HIDDEN;
+void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, unsigned n)
+    PV_TRACE_HIDDEN;
+void pv_trace_disable_all(void) PV_TRACE_HIDDEN;
+
+/* writer.c */
+bool pv_trace_writer_start(void) PV_TRACE_HIDDEN;
+void pv_trace_writer_stop(void) PV_TRACE_HIDDEN;      /* final drain, end record, close */
+void pv_trace_writer_flush(void) PV_TRACE_HIDDEN;     /* drain everything committed so far */
+void pv_trace_writer_wake(void) PV_TRACE_HIDDEN;
+void pv_trace_writer_forget(void) PV_TRACE_HIDDEN;    /* in a fork child */
+void pv_trace_registry_add(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
+/* Queue records (mapping + declaration) that the writer must put in the file
+ * before any chunk committed after this call. */
+void pv_trace_meta_append(const void *bytes, size_t len) PV_TRACE_HIDDEN;
+
+/* meta.c: building the records that describe the log. */
+struct pv_trace_buf {
+    uint8_t *p;
+    size_t len, cap;
+};
+void pv_trace_buf_put(struct pv_trace_buf *b, const void *bytes, size_t len) PV_TRACE_HIDDEN;
+void pv_trace_buf_mapping(struct pv_trace_buf *b, uint64_t id, const char *name) PV_TRACE_HIDDEN;
+/* An event record with u64 (`s` == NULL) and string arguments: kinds[i] 's' or 'u'. */
+void pv_trace_buf_event(struct pv_trace_buf *b, uint64_t id, uint64_t ts, uint32_t tid,
+                        const char *kinds, ...) PV_TRACE_HIDDEN;
+void pv_trace_buf_decls(struct pv_trace_buf *b, uint64_t base, const struct pvomp_trace_event_desc *d,
+                        unsigned n, uint64_t ts, uint32_t tid) PV_TRACE_HIDDEN;
+void pv_trace_buf_preamble(struct pv_trace_buf *b) PV_TRACE_HIDDEN;
+
+#endif

@@ -1,0 +1,339 @@
+/* The writer thread: moves committed records from the threads' rings to the
+ * log file.
+ *
+ * It wakes when a ring crosses a quarter-full threshold (pv_trace_kick), when
+ * somebody asks for a flush, when a thread exits, and every period_ms.  One
+ * pass: snapshot the rings and their `committed` positions, write the queued
+ * self-description records, then for each ring one pvtrace_chunk record and
+ * the bytes [tail, committed), then release the space.  Reading `committed`
+ * before taking the queued declarations makes a declaration always precede
+ * the first event that uses it (registration happens-before the commit the
+ * pass saw). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace/trace.h"
+
+#define CHUNK_HDR (PVOMP_TRACE_EVENT_HDR + 24)
+#define BATCH 256 /* rings per writev */
+
+static int out_fd = -1;
+static pthread_t writer_thread;
+static _Atomic int writer_running;
+static _Atomic int writer_stopping;
+
+/* Registry: every ring not yet freed, and declarations to write. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pv_trace_ring *reg_rings;
+static struct pv_trace_buf reg_meta;
+
+/* Wake-ups: producers bump `kick`; the writer sleeps on it. */
+static _Atomic uint32_t kick;
+static _Atomic int writer_sleeping;
+
+/* Flush requests: a pass that starts after request n completes it. */
+static pthread_mutex_t flush_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t flush_cond = PTHREAD_COND_INITIALIZER;
+static _Atomic uint64_t flush_req;
+static uint64_t flush_done;
+
+/* Totals for the end record (writer thread only). */
+static uint64_t n_chunks, n_bytes, n_streams;
+static int write_error;
+
+static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val, const struct timespec *t)
+{
+    return syscall(SYS_futex, (uint32_t *)uaddr, op | FUTEX_PRIVATE_FLAG, val, t, NULL, 0);
+}
+
+void pv_trace_writer_wake(void)
+{
+    /* seq_cst pairs with the writer's seq_cst store of writer_sleeping and
+     * load of kick: either it sees this increment or we see it asleep. */
+    atomic_fetch_add_explicit(&kick, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&writer_sleeping, memory_order_seq_cst))
+        futex(&kick, FUTEX_WAKE, 1, NULL);
+}
+
+static void out_write(struct iovec *iov, int n)
+{
+    while (n > 0 && !write_error) {
+        ssize_t w = writev(out_fd, iov, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "pvomp: warning: trace: writing %s failed (%s); the log stops here\n",
+                    pv_trace_cfg.path, strerror(errno));
+            write_error = 1;
+            return;
+        }
+        n_bytes += (uint64_t)w;
+        while (n > 0 && (size_t)w >= iov->iov_len) {
+            w -= (ssize_t)iov->iov_len;
+            iov++;
+            n--;
+        }
+        if (n > 0) {
+            iov->iov_base = (uint8_t *)iov->iov_base + w;
+            iov->iov_len -= (size_t)w;
+        }
+    }
+}
+
+void pv_trace_registry_add(struct pv_trace_ring *r)
+{
+    pthread_mutex_lock(&reg_lock);
+    r->next = reg_rings;
+    reg_rings = r;
+    pthread_mutex_unlock(&reg_lock);
+}
+
+void pv_trace_meta_append(const void *bytes, size_t len)
+{
+    pthread_mutex_lock(&reg_lock);
+    pv_trace_buf_put(&reg_meta, bytes, len);
+    pthread_mutex_unlock(&reg_lock);
+}
+
+static void chunk_header(uint8_t *h, struct pv_trace_ring *r, uint64_t ts, uint64_t bytes)
+{
+    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, PV_TRACE_EV_pvtrace_chunk, ts };
+    uint32_t lt[2] = { CHUNK_HDR - 8, r->tid };
+    uint64_t a[3] = { r->stream, r->seq++, bytes };
+    memcpy(h, w, 24);
+    memcpy(h + 24, lt, 8);
+    memcpy(h + 32, a, 24);
+    if (r->seq == 1)
+        n_streams++;
+    n_chunks++;
+}
+
+/* A chunk holding only a dropped-events record, written by the writer for a
+ * thread that will not write it itself (it exited, or the log is closing). */
+static void write_drops(struct pv_trace_ring *r, uint64_t n)
+{
+    uint8_t rec[CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8];
+    uint64_t ts = pv_trace_now();
+    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, PVOMP_TRACE_DROPPED_ID, ts };
+    uint32_t lt[2] = { PVOMP_TRACE_EVENT_HDR, r->tid };
+    chunk_header(rec, r, ts, PVOMP_TRACE_EVENT_HDR + 8);
+    memcpy(rec + CHUNK_HDR, w, 24);
+    memcpy(rec + CHUNK_HDR + 24, lt, 8);
+    memcpy(rec + CHUNK_HDR + 32, &n, 8);
+    struct iovec iov = { rec, sizeof rec };
+    out_write(&iov, 1);
+}
+
+struct snap {
+    struct pv_trace_ring *r;
+    uint64_t committed;
+    int closed;
+};
+
+static void writer_pass(int final)
+{
+    static struct snap *s;
+    static size_t s_cap;
+    static struct iovec iov[2 * BATCH];
+    static uint8_t hdrs[BATCH][CHUNK_HDR];
+    struct pv_trace_buf meta = { 0 };
+    size_t n = 0;
+
+    pthread_mutex_lock(&reg_lock);
+    for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
+        if (n == s_cap) {
+            s_cap = s_cap ? 2 * s_cap : 64;
+            s = realloc(s, s_cap * sizeof *s);
+            if (!s) {
+                fprintf(stderr, "pvomp: trace: out of memory\n");
+                abort();
+            }
+        }
+        s[n++].r = r;
+    }
+    pthread_mutex_unlock(&reg_lock);
+
+    for (size_t i = 0; i < n; i++) {
+        /* `closed` first: when set, the `committed` read after it is final. */
+        s[i].closed = atomic_load_explicit(&s[i].r->closed, memory_order_acquire);
+        s[i].committed = atomic_load_explicit(&s[i].r->committed, memory_order_acquire);
+    }
+
+    pthread_mutex_lock(&reg_lock);
+    meta = reg_meta;
+    reg_meta = (struct pv_trace_buf){ 0 };
+    pthread_mutex_unlock(&reg_lock);
+    if (meta.len) {
+        struct iovec m = { meta.p, meta.len };
+        out_write(&m, 1);
+    }
+    free(meta.p);
+
+    for (size_t i = 0; i < n;) {
+        int k = 0, rings = 0;
+        size_t first = i;
+        for (; i < n && rings < BATCH; i++) {
+            struct pv_trace_ring *r = s[i].r;
+            uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+            if (s[i].committed == t)
+                continue;
+            uint8_t *data = r->buf + (t & r->mask);
+            uint64_t ts;
+            memcpy(&ts, data + 16, 8);
+            chunk_header(hdrs[rings], r, ts, s[i].committed - t);
+            iov[k++] = (struct iovec){ hdrs[rings], CHUNK_HDR };
+            iov[k++] = (struct iovec){ data, s[i].committed - t };
+            rings++;
+        }
+        out_write(iov, k);
+        /* Release: our reads of the ring are done before the owner reuses it. */
+        for (size_t j = first; j < i; j++)
+            atomic_store_explicit(&s[j].r->tail, s[j].committed, memory_order_release);
+    }
+
+    for (size_t i = 0; i < n; i++) {
+        struct pv_trace_ring *r = s[i].r;
+        if (!s[i].closed && !final)
+            continue;
+        uint64_t d = atomic_exchange_explicit(&r->dropped, 0, memory_order_relaxed);
+        if (d)
+            write_drops(r, d);
+        if (s[i].closed) {
+            pthread_mutex_lock(&reg_lock);
+            for (struct pv_trace_ring **pp = &reg_rings; *pp; pp = &(*pp)->next)
+                if (*pp == r) {
+                    *pp = r->next;
+                    break;
+                }
+            pthread_mutex_unlock(&reg_lock);
+            pv_trace_ring_free(r);
+        }
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    sigset_t all;
+    (void)arg;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    for (;;) {
+        uint32_t k = atomic_load_explicit(&kick, memory_order_seq_cst);
+        uint64_t req = atomic_load_explicit(&flush_req, memory_order_acquire);
+        int stop = atomic_load_explicit(&writer_stopping, memory_order_acquire);
+        writer_pass(stop);
+        pthread_mutex_lock(&flush_lock);
+        flush_done = req;
+        pthread_cond_broadcast(&flush_cond);
+        pthread_mutex_unlock(&flush_lock);
+        if (stop)
+            break;
+        atomic_store_explicit(&writer_sleeping, 1, memory_order_seq_cst);
+        if (atomic_load_explicit(&kick, memory_order_seq_cst) == k) {
+            struct timespec t = { (time_t)(pv_trace_cfg.period_ms / 1000),
+                                  (long)(pv_trace_cfg.period_ms % 1000) * 1000000L };
+            futex(&kick, FUTEX_WAIT, k, pv_trace_cfg.period_ms ? &t : NULL);
+        }
+        atomic_store_explicit(&writer_sleeping, 0, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+bool pv_trace_writer_start(void)
+{
+    struct pv_trace_buf pre = { 0 };
+    out_fd = open(pv_trace_cfg.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out_fd < 0) {
+        fprintf(stderr, "pvomp: warning: PVOMP_TRACE=%s: cannot create the file (%s); "
+                        "not tracing\n", pv_trace_cfg.path, strerror(errno));
+        return false;
+    }
+    pv_trace_buf_preamble(&pre);
+    struct iovec iov = { pre.p, pre.len };
+    out_write(&iov, 1);
+    free(pre.p);
+    if (write_error) {
+        close(out_fd);
+        return false;
+    }
+    /* The writer must not inherit signal handlers' work or stop the program. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int e = pthread_create(&writer_thread, NULL, writer_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e != 0) {
+        fprintf(stderr, "pvomp: warning: trace: cannot start the writer thread (%s); "
+                        "not tracing\n", strerror(e));
+        close(out_fd);
+        return false;
+    }
+    pthread_setname_np(writer_thread, "pvomp-trace");
+    atomic_store_explicit(&writer_running, 1, memory_order_release);
+    return true;
+}
+
+void pv_trace_writer_flush(void)
+{
+    if (!atomic_load_explicit(&writer_running, memory_order_acquire) ||
+        pthread_equal(pthread_self(), writer_thread))
+        return;
+    uint64_t my = atomic_fetch_add_explicit(&flush_req, 1, memory_order_acq_rel) + 1;
+    pv_trace_writer_wake();
+    pthread_mutex_lock(&flush_lock);
+    while (flush_done < my && atomic_load_explicit(&writer_running, memory_order_acquire))
+        pthread_cond_wait(&flush_cond, &flush_lock);
+    pthread_mutex_unlock(&flush_lock);
+}
+
+void pv_trace_writer_stop(void)
+{
+    if (!atomic_exchange_explicit(&writer_running, 0, memory_order_acq_rel))
+        return;
+    atomic_store_explicit(&writer_stopping, 1, memory_order_release);
+    pv_trace_writer_wake();
+    pthread_join(writer_thread, NULL);
+
+    struct pv_trace_buf tail = { 0 };
+    uint64_t lost = atomic_exchange_explicit(&pv_trace_lost, 0, memory_order_relaxed);
+    uint64_t ts = pv_trace_now();
+    uint32_t pid = (uint32_t)getpid();
+    if (lost)
+        pv_trace_buf_event(&tail, PVOMP_TRACE_DROPPED_ID, ts, 0, "u", lost);
+    pv_trace_buf_event(&tail, PV_TRACE_EV_pvtrace_end, ts, pid, "uuuu", n_streams, n_chunks,
+                       n_bytes, pv_trace_monotonic_ns());
+    struct iovec iov = { tail.p, tail.len };
+    out_write(&iov, 1);
+    free(tail.p);
+    close(out_fd);
+    out_fd = -1;
+    /* Wake flushers that raced with the end. */
+    pthread_mutex_lock(&flush_lock);
+    pthread_cond_broadcast(&flush_cond);
+    pthread_mutex_unlock(&flush_lock);
+}
+
+/* In the child of a fork there is no writer thread: the child is not traced. */
+void pv_trace_writer_forget(void)
+{
+    atomic_store_explicit(&writer_running, 0, memory_order_relaxed);
+    if (out_fd >= 0)
+        close(out_fd);
+    out_fd = -1;
+    reg_rings = NULL;
+    reg_meta = (struct pv_trace_buf){ 0 };
+    pthread_mutex_init(&reg_lock, NULL);
+    pthread_mutex_init(&flush_lock, NULL);
+    pthread_cond_init(&flush_cond, NULL);
+}
