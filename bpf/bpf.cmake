@@ -13,6 +13,8 @@ find_program(PVOMP_BPFTOOL NAMES bpftool PATHS /usr/sbin /usr/local/sbin)
 find_library(PVOMP_LIBBPF NAMES bpf)
 find_path(PVOMP_LIBBPF_INC bpf/libbpf.h)
 set(PVOMP_KERNEL_BTF /sys/kernel/btf/vmlinux)
+# The verdict is a cache variable so that every directory sees it, although
+# this file runs only once (include_guard).
 
 set(PVOMP_BPF_OK TRUE)
 foreach(v PVOMP_CLANG PVOMP_BPFTOOL PVOMP_LIBBPF PVOMP_LIBBPF_INC)
@@ -27,9 +29,10 @@ if(PVOMP_BPF_OK AND NOT EXISTS ${PVOMP_KERNEL_BTF})
   message(WARNING "pvomp: ${PVOMP_KERNEL_BTF} does not exist (kernel without "
                   "CONFIG_DEBUG_INFO_BTF); the eBPF phantom tracker is not built")
 endif()
+set(PVOMP_BPF_OK ${PVOMP_BPF_OK} CACHE INTERNAL "eBPF toolchain and kernel BTF present")
 
-set(PVOMP_BPF_SRC_DIR ${CMAKE_SOURCE_DIR}/bpf)
-set(PVOMP_BPF_GEN_DIR ${CMAKE_BINARY_DIR}/bpf-gen)
+set(PVOMP_BPF_SRC_DIR ${CMAKE_SOURCE_DIR}/bpf CACHE INTERNAL "")
+set(PVOMP_BPF_GEN_DIR ${CMAKE_BINARY_DIR}/bpf-gen CACHE INTERNAL "")
 file(MAKE_DIRECTORY ${PVOMP_BPF_GEN_DIR})
 
 if(PVOMP_BPF_OK)

@@ -358,8 +358,11 @@ static long tick_cpu(u32 i, void *unused)
         }
     }
     u32 *sim = bpf_map_lookup_elem(&vcpu_simulate, &i);
-    if (sim && *sim)
+    u32 flags = preempted ? PVOMP_PHANTOM_CPU_PREEMPTED : 0;
+    if (sim && *sim) {
         preempted = 1;
+        flags |= PVOMP_PHANTOM_CPU_SIMULATED;
+    }
     u32 slot = cs->slot;
     if (preempted && slot) {
         u32 *n = bpf_map_lookup_elem(&vcpu_count, &slot);
@@ -368,10 +371,12 @@ static long tick_cpu(u32 i, void *unused)
     }
     struct pvomp_phantom_cpu *pc = &g->cpu[i & (PVOMP_PHANTOM_MAX_CPUS - 1)];
     pc->pid = cs->pid;
-    pc->preempted = preempted;
+    pc->preempted = flags;
     pc->steal_ns = steal;
-    if (preempted)
+    if (flags & PVOMP_PHANTOM_CPU_PREEMPTED) {
+        pc->preempted_ticks += 1;
         __sync_fetch_and_add(&g->vcpu_preemptions, 1);
+    }
     return 0;
 }
 

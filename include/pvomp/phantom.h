@@ -50,9 +50,13 @@ struct pvomp_phantom_hdr {
 /* What the tracker knows about one CPU (global page). */
 struct pvomp_phantom_cpu {
     uint32_t pid;        /* process whose registered thread runs here, 0 = none */
-    uint32_t preempted;  /* the hypervisor has preempted this vCPU (last tick) */
+    uint32_t preempted;  /* at the last tick: PVOMP_PHANTOM_CPU_PREEMPTED (the host
+                          * has preempted this vCPU) | PVOMP_PHANTOM_CPU_SIMULATED */
     uint64_t steal_ns;   /* cumulative steal time of this vCPU (KVM steal time) */
+    uint64_t preempted_ticks; /* ticks at which the host had preempted this vCPU */
 };
+#define PVOMP_PHANTOM_CPU_PREEMPTED 1U
+#define PVOMP_PHANTOM_CPU_SIMULATED 2U /* test hook, see tests/phantom/phantom_vcpu.c */
 
 struct pvomp_phantom_global {
     struct pvomp_phantom_hdr hdr;

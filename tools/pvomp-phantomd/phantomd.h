@@ -33,8 +33,10 @@ struct pvd_tracker;
 struct pvd_tracker *pvd_tracker_start(const struct pvd_options *o, char *err, size_t len);
 int pvd_tracker_map_fd(const struct pvd_tracker *t);
 unsigned pvd_tracker_nr_pages(const struct pvd_tracker *t);
-/* Put the registration uprobe on a library (once per file). */
-int pvd_tracker_probe(struct pvd_tracker *t, const char *path, char *err, size_t len);
+/* Put the registration uprobe on a library (once per file); `name` (may be
+ * NULL) is what the log calls it. */
+int pvd_tracker_probe(struct pvd_tracker *t, const char *path, const char *name, char *err,
+                      size_t len);
 void pvd_tracker_stop(struct pvd_tracker *t);
 
 /* server.c: listen on the socket (-1 on failure, message logged), then serve

@@ -135,7 +135,7 @@ static void serve_one(struct pvd_tracker *t, int conn)
             rep.status = ENOENT;
             snprintf(rep.message, sizeof(rep.message), "process %d does not map %.160s",
                      (int)cred.pid, req->library);
-        } else if (pvd_tracker_probe(t, mapped, err, sizeof(err))) {
+        } else if (pvd_tracker_probe(t, mapped, req->library, err, sizeof(err))) {
             rep.status = EIO;
             snprintf(rep.message, sizeof(rep.message), "%.230s", err);
         } else if (pvd_verbose) {

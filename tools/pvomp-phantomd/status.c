@@ -45,13 +45,16 @@ static void show(const volatile struct pvomp_phantom_page *pg, uint32_t nr_pages
            g->tick_ns && now > g->tick_ns ? (double)(now - g->tick_ns) / 1e6 : 0.0,
            g->flags & PVOMP_PHANTOM_F_VCPU ? "tracked" : "not tracked",
            (unsigned long long)g->registrations);
-    printf("%-4s %-8s %-10s %s\n", "CPU", "RUNS", "PREEMPTED", "STEAL");
+    printf("%-4s %-8s %-10s %12s %16s\n", "CPU", "RUNS", "PREEMPTED", "STEAL", "PREEMPTED TICKS");
     for (uint32_t c = 0; c < g->nr_cpus && c < PVOMP_PHANTOM_MAX_CPUS; c++) {
         char pid[16] = "-";
         if (g->cpu[c].pid)
             snprintf(pid, sizeof(pid), "%u", g->cpu[c].pid);
-        printf("%-4u %-8s %-10s %.1f ms\n", c, pid, g->cpu[c].preempted ? "yes" : "no",
-               (double)g->cpu[c].steal_ns / 1e6);
+        uint32_t f = g->cpu[c].preempted;
+        printf("%-4u %-8s %-10s %9.1f ms %16llu\n", c, pid,
+               f & PVOMP_PHANTOM_CPU_PREEMPTED ? "yes"
+               : f & PVOMP_PHANTOM_CPU_SIMULATED ? "simulated" : "no",
+               (double)g->cpu[c].steal_ns / 1e6, (unsigned long long)g->cpu[c].preempted_ticks);
     }
     printf("%-8s %-16s %7s %9s %7s %7s %9s %10s %12s %9s\n", "PID", "COMMAND", "THREADS",
            "PHANTOMS", "THREAD", "VCPU", "AVERAGE", "EVENTS", "SEQ", "AGE");

@@ -243,7 +243,7 @@ struct pvd_tracker *pvd_tracker_start(const struct pvd_options *o, char *err, si
              vcpu ? "tracked (KVM steal time)" : "not tracked", t->pinned ? ", map pinned at " : "",
              t->pinned ? t->pin_dir : "");
     for (int i = 0; i < o->nlibs; i++) {
-        if (pvd_tracker_probe(t, o->libs[i], err, len))
+        if (pvd_tracker_probe(t, o->libs[i], NULL, err, len))
             goto fail;
     }
     return t;
@@ -263,7 +263,8 @@ unsigned pvd_tracker_nr_pages(const struct pvd_tracker *t)
     return PVOMP_PHANTOM_PAGES;
 }
 
-int pvd_tracker_probe(struct pvd_tracker *t, const char *path, char *err, size_t len)
+int pvd_tracker_probe(struct pvd_tracker *t, const char *path, const char *name, char *err,
+                      size_t len)
 {
     struct stat st;
     if (stat(path, &st)) {
@@ -289,7 +290,8 @@ int pvd_tracker_probe(struct pvd_tracker *t, const char *path, char *err, size_t
         return -1;
     }
     t->libs[t->nlibs++] = (struct lib_probe){ st.st_dev, st.st_ino, l };
-    pvd_info("probing %s", path);
+    pvd_info("probing %s%s%s%s", name ? name : path, name ? " (" : "", name ? path : "",
+             name ? ")" : "");
     return 0;
 }
 

@@ -1,0 +1,190 @@
+#include "phtest.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "phantom/connect.h"
+
+static pid_t daemon_pid;
+static char sock_path[128], pin_dir[128];
+static const volatile struct pvomp_phantom_page *pages;
+static uint32_t nr_pages;
+
+static void stop_daemon(void)
+{
+    if (daemon_pid > 0 && getpid() != daemon_pid) {
+        kill(daemon_pid, SIGTERM);
+        waitpid(daemon_pid, NULL, 0);
+        daemon_pid = 0;
+    }
+}
+
+static bool alive(void)
+{
+    char why[300];
+    uint32_t n;
+    int fd = pv_phantomd_request(sock_path, PVOMP_PHANTOMD_OP_MAP, NULL, &n, why, sizeof(why));
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
+void ph_start_daemon(void)
+{
+    if (geteuid() != 0) {
+        fprintf(stderr, "FAIL: the phantom tracker tests load eBPF programs and must run as root\n");
+        exit(1);
+    }
+    pid_t me = getpid();
+    snprintf(sock_path, sizeof(sock_path), "/tmp/pvomp-phtest-%d.sock", (int)me);
+    snprintf(pin_dir, sizeof(pin_dir), "/sys/fs/bpf/pvomp-phtest-%d", (int)me);
+    setenv(PVOMP_PHANTOMD_SOCKET_ENV, sock_path, 1);
+    daemon_pid = fork();
+    PH_CHECK(daemon_pid >= 0);
+    if (daemon_pid == 0) {
+        execl(PHANTOMD, PHANTOMD, "--foreground", "--socket", sock_path, "--pin", pin_dir,
+              (char *)NULL);
+        perror("exec " PHANTOMD);
+        _exit(127);
+    }
+    atexit(stop_daemon);
+    /* Wait for the socket; no time limit, but a dead daemon fails at once. */
+    while (!alive()) {
+        int st;
+        if (waitpid(daemon_pid, &st, WNOHANG) == daemon_pid) {
+            fprintf(stderr, "FAIL: pvomp-phantomd exited (status %d) before serving\n", st);
+            daemon_pid = 0;
+            exit(1);
+        }
+        usleep(10000);
+    }
+}
+
+const char *ph_pin_dir(void)
+{
+    return pin_dir;
+}
+
+const volatile struct pvomp_phantom_page *ph_pages(void)
+{
+    if (pages)
+        return pages;
+    char why[300];
+    int fd = pv_phantomd_request(pv_phantomd_socket_path(), PVOMP_PHANTOMD_OP_MAP, NULL,
+                                 &nr_pages, why, sizeof(why));
+    if (fd < 0) {
+        fprintf(stderr, "FAIL: %s\n", why);
+        exit(1);
+    }
+    pages = pv_phantom_map_pages(fd, nr_pages);
+    close(fd);
+    PH_CHECK(pages != NULL);
+    PH_CHECK(pages[0].hdr.magic == PVOMP_PHANTOM_MAGIC);
+    PH_CHECK(pages[0].hdr.version == PVOMP_PHANTOM_VERSION);
+    PH_CHECK(pages[0].hdr.kind == PVOMP_PHANTOM_KIND_GLOBAL);
+    return pages;
+}
+
+ph_global_t *ph_global(void)
+{
+    return &ph_pages()[0].g;
+}
+
+ph_proc_t *ph_find(pid_t pid)
+{
+    const volatile struct pvomp_phantom_page *pg = ph_pages();
+    for (uint32_t i = 1; i < nr_pages; i++) {
+        if (pg[i].p.pid == (uint32_t)pid)
+            return &pg[i].p;
+    }
+    return NULL;
+}
+
+void (*ph_load_pvomp(void))(void)
+{
+    void *h = dlopen(PVOMP_LIB, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "FAIL: dlopen %s: %s\n", PVOMP_LIB, dlerror());
+        exit(1);
+    }
+    void (*reg)(void) = (void (*)(void))dlsym(h, PVOMP_PHANTOM_REGISTER_SYMBOL);
+    PH_CHECK(reg != NULL);
+    Dl_info info;
+    char lib[PATH_MAX];
+    PH_CHECK(dladdr((void *)reg, &info) && info.dli_fname && realpath(info.dli_fname, lib));
+    char why[300];
+    uint32_t n;
+    int fd = pv_phantomd_request(pv_phantomd_socket_path(), PVOMP_PHANTOMD_OP_REGISTER, lib, &n,
+                                 why, sizeof(why));
+    if (fd < 0) {
+        fprintf(stderr, "FAIL: %s\n", why);
+        exit(1);
+    }
+    close(fd);
+    return reg;
+}
+
+void ph_pin_cpu(int cpu)
+{
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    CPU_SET(cpu, &s);
+    PH_CHECK(sched_setaffinity(0, sizeof(s), &s) == 0);
+}
+
+pid_t ph_gettid(void)
+{
+    return (pid_t)syscall(SYS_gettid);
+}
+
+void ph_wait_thread_gone(pid_t tid)
+{
+    char p[64];
+    struct stat st;
+    snprintf(p, sizeof(p), "/proc/self/task/%d", (int)tid);
+    while (stat(p, &st) == 0)
+        usleep(1000);
+}
+
+char ph_thread_state(pid_t tid)
+{
+    char p[64], buf[512];
+    snprintf(p, sizeof(p), "/proc/self/task/%d/stat", (int)tid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return '?';
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *rp = strrchr(buf, ')');
+    return rp && rp[1] ? rp[2] : '?';
+}
+
+uint64_t ph_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void ph_busy_ns(uint64_t ns)
+{
+    uint64_t end = ph_now_ns() + ns;
+    while (ph_now_ns() < end)
+        ;
+}
+
+double ph_avg(ph_proc_t *p)
+{
+    return (double)p->avg / (double)(1u << PVOMP_PHANTOM_AVG_SHIFT);
+}

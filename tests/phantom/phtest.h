@@ -1,0 +1,52 @@
+/* Helpers of the phantom tracker tests: a private pvomp-phantomd, the pvomp
+ * library's registration function, read-only views of the phantom pages. */
+#ifndef PHTEST_H
+#define PHTEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/types.h>
+
+#include "pvomp/phantom.h"
+
+#define PH_CHECK(cond)                                                                 \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+            exit(1);                                                                   \
+        }                                                                              \
+    } while (0)
+
+typedef const volatile struct pvomp_phantom_proc ph_proc_t;
+typedef const volatile struct pvomp_phantom_global ph_global_t;
+
+/* Start a private daemon (own socket and pin directory; exported to children
+ * through PVOMP_PHANTOMD_SOCKET); it is stopped at exit.  Fails the test when
+ * not root or when the daemon cannot start. */
+void ph_start_daemon(void);
+const char *ph_pin_dir(void);
+
+/* Load the pvomp library (by path, for plain pthread tests), have the daemon
+ * probe it, and return its pvomp_phantom_register. */
+void (*ph_load_pvomp(void))(void);
+
+/* The whole phantom map, read-only. */
+const volatile struct pvomp_phantom_page *ph_pages(void);
+ph_global_t *ph_global(void);
+/* The page of process pid, or NULL. */
+ph_proc_t *ph_find(pid_t pid);
+
+void ph_pin_cpu(int cpu);
+pid_t ph_gettid(void);
+/* Wait (no time limit) until the thread's /proc entry is gone: it has fully
+ * exited, so the tracker's exit tracepoint has run. */
+void ph_wait_thread_gone(pid_t tid);
+/* Thread state letter from /proc/self/task/<tid>/stat ('R', 'S', ...). */
+char ph_thread_state(pid_t tid);
+uint64_t ph_now_ns(void);
+void ph_busy_ns(uint64_t ns);
+double ph_avg(ph_proc_t *p);
+
+#endif
