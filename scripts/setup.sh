@@ -13,6 +13,7 @@ packages=(
   valgrind gdb                                          # stress tests
   chromium                                              # HTML timeline screenshot test
   dpkg-dev xz-utils                                     # apt-get source gcc-12 (testsuite)
+  gfortran                                              # Fortran binding test (tests/unit)
 )
 missing=()
 for p in "${packages[@]}"; do

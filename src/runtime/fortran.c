@@ -1,0 +1,364 @@
+/* Fortran bindings: the omp_*_ symbols gfortran's omp_lib calls.  Arguments
+ * come by reference; the _8 forms take 64-bit integers (clamped to int);
+ * character arguments come with their lengths appended, unterminated and
+ * blank-padded.
+ *
+ * Lock kinds on LP64 Linux (gcc 12): omp_lock_kind = 4, the lock itself;
+ * omp_nest_lock_kind = 8, too small for the 16-byte C lock, so the Fortran
+ * variable holds a pointer to one allocated by init.  The OpenMP 2.5 layouts
+ * (@OMP_1.0) fit their kinds and are used directly. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+/* --- the C routines called here (other files of the runtime) */
+void omp_set_dynamic(int);
+int omp_get_dynamic(void);
+void omp_set_nested(int);
+int omp_get_nested(void);
+void omp_set_num_threads(int);
+int omp_get_max_threads(void);
+int omp_get_num_procs(void);
+int omp_get_num_threads(void);
+int omp_get_thread_num(void);
+int omp_in_parallel(void);
+int omp_in_final(void);
+double omp_get_wtick(void);
+double omp_get_wtime(void);
+void omp_set_schedule(int, int);
+void omp_get_schedule(int *, int *);
+int omp_get_thread_limit(void);
+void omp_set_max_active_levels(int);
+int omp_get_max_active_levels(void);
+int omp_get_supported_active_levels(void);
+int omp_get_level(void);
+int omp_get_ancestor_thread_num(int);
+int omp_get_team_size(int);
+int omp_get_active_level(void);
+void omp_set_num_teams(int);
+int omp_get_max_teams(void);
+void omp_set_teams_thread_limit(int);
+int omp_get_teams_thread_limit(void);
+int omp_get_cancellation(void);
+int omp_get_proc_bind(void);
+int omp_get_num_places(void);
+int omp_get_place_num_procs(int);
+void omp_get_place_proc_ids(int, int *);
+int omp_get_place_num(void);
+int omp_get_partition_num_places(void);
+void omp_get_partition_place_nums(int *);
+void omp_set_default_device(int);
+int omp_get_default_device(void);
+int omp_get_num_devices(void);
+int omp_get_num_teams(void);
+int omp_get_team_num(void);
+int omp_is_initial_device(void);
+int omp_get_initial_device(void);
+int omp_get_device_num(void);
+int omp_get_max_task_priority(void);
+void omp_set_affinity_format(const char *);
+size_t omp_get_affinity_format(char *, size_t);
+void omp_display_affinity(const char *);
+size_t omp_capture_affinity(char *, size_t, const char *);
+int omp_pause_resource(int, int);
+int omp_pause_resource_all(int);
+uintptr_t omp_init_allocator(uintptr_t, int, const void *);
+void omp_destroy_allocator(uintptr_t);
+void omp_set_default_allocator(uintptr_t);
+uintptr_t omp_get_default_allocator(void);
+void omp_display_env(int);
+
+/* lock.c's implementations (local to the library) */
+typedef _Atomic uint32_t pv_lock_word;
+void pv_init_lock_30(pv_lock_word *);
+void pv_destroy_lock_30(pv_lock_word *);
+void pv_set_lock_30(pv_lock_word *);
+void pv_unset_lock_30(pv_lock_word *);
+int pv_test_lock_30(pv_lock_word *);
+void pv_init_nest_lock_30(void *);
+void pv_destroy_nest_lock_30(void *);
+void pv_set_nest_lock_30(void *);
+void pv_unset_nest_lock_30(void *);
+int pv_test_nest_lock_30(void *);
+void pv_init_lock_25(pv_lock_word *);
+void pv_destroy_lock_25(pv_lock_word *);
+void pv_set_lock_25(pv_lock_word *);
+void pv_unset_lock_25(pv_lock_word *);
+int pv_test_lock_25(pv_lock_word *);
+void pv_init_nest_lock_25(void *);
+void pv_destroy_nest_lock_25(void *);
+void pv_set_nest_lock_25(void *);
+void pv_unset_nest_lock_25(void *);
+int pv_test_nest_lock_25(void *);
+
+static inline int to_int(int64_t v)
+{
+    return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
+
+/* ---------------------------------------------------------------- locks */
+
+#define FLOCK __attribute__((visibility("default")))
+#define F_LOCK_SYMVER(impl, name)                                    \
+    __asm__(".symver " #impl "_30, " #name "@@OMP_3.0");             \
+    __asm__(".symver " #impl "_25, " #name "@OMP_1.0")
+
+FLOCK void pv_f_init_lock_30(int32_t *l) { pv_init_lock_30((pv_lock_word *)l); }
+FLOCK void pv_f_destroy_lock_30(int32_t *l) { pv_destroy_lock_30((pv_lock_word *)l); }
+FLOCK void pv_f_set_lock_30(int32_t *l) { pv_set_lock_30((pv_lock_word *)l); }
+FLOCK void pv_f_unset_lock_30(int32_t *l) { pv_unset_lock_30((pv_lock_word *)l); }
+FLOCK int32_t pv_f_test_lock_30(int32_t *l) { return pv_test_lock_30((pv_lock_word *)l); }
+
+FLOCK void pv_f_init_nest_lock_30(void **l)
+{
+    *l = pv_aligned_alloc(16, 16);
+    pv_init_nest_lock_30(*l);
+}
+FLOCK void pv_f_destroy_nest_lock_30(void **l)
+{
+    pv_destroy_nest_lock_30(*l);
+    free(*l);
+    *l = NULL;
+}
+FLOCK void pv_f_set_nest_lock_30(void **l) { pv_set_nest_lock_30(*l); }
+FLOCK void pv_f_unset_nest_lock_30(void **l) { pv_unset_nest_lock_30(*l); }
+FLOCK int32_t pv_f_test_nest_lock_30(void **l) { return pv_test_nest_lock_30(*l); }
+
+FLOCK void pv_f_init_lock_25(int32_t *l) { pv_init_lock_25((pv_lock_word *)l); }
+FLOCK void pv_f_destroy_lock_25(int32_t *l) { pv_destroy_lock_25((pv_lock_word *)l); }
+FLOCK void pv_f_set_lock_25(int32_t *l) { pv_set_lock_25((pv_lock_word *)l); }
+FLOCK void pv_f_unset_lock_25(int32_t *l) { pv_unset_lock_25((pv_lock_word *)l); }
+FLOCK int32_t pv_f_test_lock_25(int32_t *l) { return pv_test_lock_25((pv_lock_word *)l); }
+FLOCK void pv_f_init_nest_lock_25(int64_t *l) { pv_init_nest_lock_25(l); }
+FLOCK void pv_f_destroy_nest_lock_25(int64_t *l) { pv_destroy_nest_lock_25(l); }
+FLOCK void pv_f_set_nest_lock_25(int64_t *l) { pv_set_nest_lock_25(l); }
+FLOCK void pv_f_unset_nest_lock_25(int64_t *l) { pv_unset_nest_lock_25(l); }
+FLOCK int32_t pv_f_test_nest_lock_25(int64_t *l) { return pv_test_nest_lock_25(l); }
+
+F_LOCK_SYMVER(pv_f_init_lock, omp_init_lock_);
+F_LOCK_SYMVER(pv_f_destroy_lock, omp_destroy_lock_);
+F_LOCK_SYMVER(pv_f_set_lock, omp_set_lock_);
+F_LOCK_SYMVER(pv_f_unset_lock, omp_unset_lock_);
+F_LOCK_SYMVER(pv_f_test_lock, omp_test_lock_);
+F_LOCK_SYMVER(pv_f_init_nest_lock, omp_init_nest_lock_);
+F_LOCK_SYMVER(pv_f_destroy_nest_lock, omp_destroy_nest_lock_);
+F_LOCK_SYMVER(pv_f_set_nest_lock, omp_set_nest_lock_);
+F_LOCK_SYMVER(pv_f_unset_nest_lock, omp_unset_nest_lock_);
+F_LOCK_SYMVER(pv_f_test_nest_lock, omp_test_nest_lock_);
+
+/* ------------------------------------------------------------- settings */
+
+PV_EXPORT void omp_set_dynamic_(const int32_t *v) { omp_set_dynamic(*v); }
+PV_EXPORT void omp_set_dynamic_8_(const int64_t *v) { omp_set_dynamic(*v != 0); }
+PV_EXPORT void omp_set_nested_(const int32_t *v) { omp_set_nested(*v); }
+PV_EXPORT void omp_set_nested_8_(const int64_t *v) { omp_set_nested(*v != 0); }
+PV_EXPORT void omp_set_num_threads_(const int32_t *n) { omp_set_num_threads(*n); }
+PV_EXPORT void omp_set_num_threads_8_(const int64_t *n) { omp_set_num_threads(to_int(*n)); }
+PV_EXPORT int32_t omp_get_dynamic_(void) { return omp_get_dynamic(); }
+PV_EXPORT int32_t omp_get_nested_(void) { return omp_get_nested(); }
+PV_EXPORT int32_t omp_in_parallel_(void) { return omp_in_parallel(); }
+PV_EXPORT int32_t omp_in_final_(void) { return omp_in_final(); }
+PV_EXPORT int32_t omp_get_max_threads_(void) { return omp_get_max_threads(); }
+PV_EXPORT int32_t omp_get_num_procs_(void) { return omp_get_num_procs(); }
+PV_EXPORT int32_t omp_get_num_threads_(void) { return omp_get_num_threads(); }
+PV_EXPORT int32_t omp_get_thread_num_(void) { return omp_get_thread_num(); }
+PV_EXPORT double omp_get_wtick_(void) { return omp_get_wtick(); }
+PV_EXPORT double omp_get_wtime_(void) { return omp_get_wtime(); }
+
+PV_EXPORT void omp_set_schedule_(const int32_t *kind, const int32_t *chunk)
+{
+    omp_set_schedule(*kind, *chunk);
+}
+
+PV_EXPORT void omp_set_schedule_8_(const int32_t *kind, const int64_t *chunk)
+{
+    omp_set_schedule(*kind, to_int(*chunk));
+}
+
+/* The monotonic flag is not shown to Fortran (OpenMP 4.5 code does not
+ * expect it), as libgomp does. */
+PV_EXPORT void omp_get_schedule_(int32_t *kind, int32_t *chunk)
+{
+    int k, c;
+    omp_get_schedule(&k, &c);
+    *kind = (int32_t)((unsigned)k & ~PV_SCHED_MONOTONIC);
+    *chunk = c;
+}
+
+PV_EXPORT void omp_get_schedule_8_(int32_t *kind, int64_t *chunk)
+{
+    int k, c;
+    omp_get_schedule(&k, &c);
+    *kind = (int32_t)((unsigned)k & ~PV_SCHED_MONOTONIC);
+    *chunk = c;
+}
+
+PV_EXPORT int32_t omp_get_thread_limit_(void) { return omp_get_thread_limit(); }
+PV_EXPORT void omp_set_max_active_levels_(const int32_t *n) { omp_set_max_active_levels(*n); }
+PV_EXPORT void omp_set_max_active_levels_8_(const int64_t *n) { omp_set_max_active_levels(to_int(*n)); }
+PV_EXPORT int32_t omp_get_max_active_levels_(void) { return omp_get_max_active_levels(); }
+PV_EXPORT int32_t omp_get_supported_active_levels_(void) { return omp_get_supported_active_levels(); }
+PV_EXPORT int32_t omp_get_level_(void) { return omp_get_level(); }
+PV_EXPORT int32_t omp_get_ancestor_thread_num_(const int32_t *l) { return omp_get_ancestor_thread_num(*l); }
+PV_EXPORT int32_t omp_get_ancestor_thread_num_8_(const int64_t *l) { return omp_get_ancestor_thread_num(to_int(*l)); }
+PV_EXPORT int32_t omp_get_team_size_(const int32_t *l) { return omp_get_team_size(*l); }
+PV_EXPORT int32_t omp_get_team_size_8_(const int64_t *l) { return omp_get_team_size(to_int(*l)); }
+PV_EXPORT int32_t omp_get_active_level_(void) { return omp_get_active_level(); }
+
+PV_EXPORT void omp_set_num_teams_(const int32_t *n) { omp_set_num_teams(*n); }
+PV_EXPORT void omp_set_num_teams_8_(const int64_t *n) { omp_set_num_teams(to_int(*n)); }
+PV_EXPORT int32_t omp_get_max_teams_(void) { return omp_get_max_teams(); }
+PV_EXPORT void omp_set_teams_thread_limit_(const int32_t *n) { omp_set_teams_thread_limit(*n); }
+PV_EXPORT void omp_set_teams_thread_limit_8_(const int64_t *n) { omp_set_teams_thread_limit(to_int(*n)); }
+PV_EXPORT int32_t omp_get_teams_thread_limit_(void) { return omp_get_teams_thread_limit(); }
+PV_EXPORT int32_t omp_get_cancellation_(void) { return omp_get_cancellation(); }
+PV_EXPORT int32_t omp_get_max_task_priority_(void) { return omp_get_max_task_priority(); }
+
+/* ---------------------------------------------------------------- places */
+
+PV_EXPORT int32_t omp_get_proc_bind_(void) { return omp_get_proc_bind(); }
+PV_EXPORT int32_t omp_get_num_places_(void) { return omp_get_num_places(); }
+PV_EXPORT int32_t omp_get_place_num_procs_(const int32_t *p) { return omp_get_place_num_procs(*p); }
+PV_EXPORT int32_t omp_get_place_num_procs_8_(const int64_t *p) { return omp_get_place_num_procs(to_int(*p)); }
+PV_EXPORT int32_t omp_get_place_num_(void) { return omp_get_place_num(); }
+PV_EXPORT int32_t omp_get_partition_num_places_(void) { return omp_get_partition_num_places(); }
+
+PV_EXPORT void omp_get_place_proc_ids_(const int32_t *p, int32_t *ids)
+{
+    omp_get_place_proc_ids(*p, (int *)ids);
+}
+
+PV_EXPORT void omp_get_place_proc_ids_8_(const int64_t *p, int64_t *ids)
+{
+    int place = to_int(*p), n = omp_get_place_num_procs(place);
+    if (n <= 0)
+        return;
+    int *tmp = pv_malloc((size_t)n * sizeof *tmp);
+    omp_get_place_proc_ids(place, tmp);
+    for (int i = 0; i < n; i++)
+        ids[i] = tmp[i];
+    free(tmp);
+}
+
+PV_EXPORT void omp_get_partition_place_nums_(int32_t *nums)
+{
+    omp_get_partition_place_nums((int *)nums);
+}
+
+PV_EXPORT void omp_get_partition_place_nums_8_(int64_t *nums)
+{
+    int n = omp_get_partition_num_places();
+    if (n <= 0)
+        return;
+    int *tmp = pv_malloc((size_t)n * sizeof *tmp);
+    omp_get_partition_place_nums(tmp);
+    for (int i = 0; i < n; i++)
+        nums[i] = tmp[i];
+    free(tmp);
+}
+
+/* --------------------------------------------------------------- devices */
+
+PV_EXPORT void omp_set_default_device_(const int32_t *d) { omp_set_default_device(*d); }
+PV_EXPORT void omp_set_default_device_8_(const int64_t *d) { omp_set_default_device(to_int(*d)); }
+PV_EXPORT int32_t omp_get_default_device_(void) { return omp_get_default_device(); }
+PV_EXPORT int32_t omp_get_num_devices_(void) { return omp_get_num_devices(); }
+PV_EXPORT int32_t omp_get_num_teams_(void) { return omp_get_num_teams(); }
+PV_EXPORT int32_t omp_get_team_num_(void) { return omp_get_team_num(); }
+PV_EXPORT int32_t omp_is_initial_device_(void) { return omp_is_initial_device(); }
+PV_EXPORT int32_t omp_get_initial_device_(void) { return omp_get_initial_device(); }
+PV_EXPORT int32_t omp_get_device_num_(void) { return omp_get_device_num(); }
+
+PV_EXPORT int32_t omp_pause_resource_(const int32_t *kind, const int32_t *device)
+{
+    return omp_pause_resource(*kind, *device);
+}
+
+PV_EXPORT int32_t omp_pause_resource_all_(const int32_t *kind)
+{
+    return omp_pause_resource_all(*kind);
+}
+
+/* -------------------------------------------------------- affinity format */
+
+/* A NUL-terminated copy of a Fortran string (NULL when it is empty). */
+static char *cstr(const char *s, size_t len)
+{
+    if (!len)
+        return NULL;
+    char *c = pv_malloc(len + 1);
+    memcpy(c, s, len);
+    c[len] = '\0';
+    return c;
+}
+
+/* Copy a C string into a blank-padded Fortran buffer. */
+static void fstr(char *dst, size_t dst_len, const char *src, size_t src_len)
+{
+    size_t n = src_len < dst_len ? src_len : dst_len;
+    memcpy(dst, src, n);
+    memset(dst + n, ' ', dst_len - n);
+}
+
+PV_EXPORT void omp_set_affinity_format_(const char *format, size_t len)
+{
+    char *c = cstr(format, len);
+    omp_set_affinity_format(c ? c : "");
+    free(c);
+}
+
+PV_EXPORT int32_t omp_get_affinity_format_(char *buffer, size_t len)
+{
+    size_t n = omp_get_affinity_format(NULL, 0);
+    char *tmp = pv_malloc(n + 1);
+    omp_get_affinity_format(tmp, n + 1);
+    fstr(buffer, len, tmp, n);
+    free(tmp);
+    return (int32_t)n;
+}
+
+PV_EXPORT void omp_display_affinity_(const char *format, size_t len)
+{
+    char *c = cstr(format, len);
+    omp_display_affinity(c);
+    free(c);
+}
+
+PV_EXPORT int32_t omp_capture_affinity_(char *buffer, const char *format, size_t buffer_len,
+                                        size_t format_len)
+{
+    char *c = cstr(format, format_len);
+    size_t n = omp_capture_affinity(NULL, 0, c);
+    char *tmp = pv_malloc(n + 1);
+    omp_capture_affinity(tmp, n + 1, c);
+    fstr(buffer, buffer_len, tmp, n);
+    free(tmp);
+    free(c);
+    return (int32_t)n;
+}
+
+/* ------------------------------------------------------------ allocators */
+
+PV_EXPORT intptr_t omp_init_allocator_(const intptr_t *memspace, const int32_t *ntraits,
+                                       const void *traits)
+{
+    return (intptr_t)omp_init_allocator((uintptr_t)*memspace, *ntraits, traits);
+}
+
+PV_EXPORT intptr_t omp_init_allocator_8_(const intptr_t *memspace, const int64_t *ntraits,
+                                         const void *traits)
+{
+    return (intptr_t)omp_init_allocator((uintptr_t)*memspace, to_int(*ntraits), traits);
+}
+
+PV_EXPORT void omp_destroy_allocator_(const intptr_t *a) { omp_destroy_allocator((uintptr_t)*a); }
+PV_EXPORT void omp_set_default_allocator_(const intptr_t *a) { omp_set_default_allocator((uintptr_t)*a); }
+PV_EXPORT intptr_t omp_get_default_allocator_(void) { return (intptr_t)omp_get_default_allocator(); }
+
+/* ------------------------------------------------------------------- env */
+
+PV_EXPORT void omp_display_env_(const int32_t *verbose) { omp_display_env(*verbose); }
+PV_EXPORT void omp_display_env_8_(const int64_t *verbose) { omp_display_env(*verbose != 0); }
