@@ -1,0 +1,58 @@
+/* Shared driver for pvomp's construct-overhead benchmarks (EPCC's method).
+ *
+ * A construct is measured by running it innerreps times around a short
+ * delay, then running the same delays sequentially; the difference divided
+ * by innerreps is the overhead of one construct instance.  innerreps grows
+ * until one test run takes at least the target time; the measurement is then
+ * repeated (outer repetitions) and every sample is printed, so that the
+ * runner can take medians and spreads across runtimes and processes.
+ *
+ * Output (stdout, one record per line, all times in microseconds):
+ *   I runtime <file libgomp.so.1 symbols come from>
+ *   I threads <team size>   I delay_us <delay length>
+ *   S <construct> <overhead sample>
+ *   T <benchmark> <elapsed-time sample>
+ *   X <construct> <details: innerreps, reference time>
+ * With --list only "L <name>" lines are printed.
+ */
+#ifndef PVOMP_BENCHLIB_H
+#define PVOMP_BENCHLIB_H
+
+typedef void (*bench_fn)(long innerreps);
+
+struct bench_opts {
+    long delay_iters;   /* iterations of bench_delay() per delay */
+    double target_us;   /* minimum duration of one test run */
+    int outer;          /* outer repetitions per construct */
+    const char *only;   /* comma list of construct names, or NULL for all */
+    int list;           /* --list: print "L <name>" per benchmark, measure nothing */
+};
+
+extern struct bench_opts bench_opt;
+extern int bench_threads;          /* team size every construct runs with */
+
+/* Parse the common options; prints the header. Returns 0 to continue. */
+int bench_init(int argc, char **argv, const char *suite);
+
+/* A delay of bench_opt.delay_iters loop iterations (never inlined). */
+void bench_delay(long iters);
+static inline void delay(void) { bench_delay(bench_opt.delay_iters); }
+
+double bench_now_us(void);
+
+/* Measure one construct: test(innerreps) against ref(innerreps). */
+void bench_overhead(const char *name, bench_fn test, bench_fn ref);
+
+/* Measure the elapsed time of fn() (reps samples). */
+void bench_elapsed(const char *name, void (*fn)(void), int reps);
+
+/* The usual reference: innerreps delays in a row on one thread. */
+void bench_ref_delays(long innerreps);
+
+/* innerreps rounded up to a multiple of the team size. */
+long bench_round(long innerreps);
+
+/* A value the compiler cannot see through (defeats constant folding). */
+extern volatile int bench_false;
+
+#endif
