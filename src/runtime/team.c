@@ -97,8 +97,10 @@ static void *worker_main(void *arg)
         pv_wait_while_eq(&thr->dock, consumed);
         consumed = atomic_load_explicit(&thr->dock.word, memory_order_acquire);
         fn = thr->fn;
-        if (!fn)
+        if (!fn) {
+            pv_wait_managed_threads_add(-1);
             break;
+        }
         data = thr->data;
         team = thr->asg_team;
         id = thr->asg_id;
@@ -116,6 +118,8 @@ static void create_worker(struct pv_thread **self_slot, void (*fn)(void *), void
     if (err)
         pv_fatal("cannot create a worker thread: %s", strerror(err));
     pthread_detach(handle);
+    /* Docked workers spin too: every live worker counts for the throttle. */
+    pv_wait_managed_threads_add(1);
 }
 
 static void assign(struct pv_thread *w, void (*fn)(void *), void *data, struct pv_team *team,
@@ -316,11 +320,8 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     }
 
     team->members[0] = thr;
-    if (n > 1) {
-        pv_wait_managed_threads_add((int)n - 1);
-        /* The release stores in assign() publish everything above. */
+    if (n > 1) /* The release stores in assign() publish everything above. */
         launch_members(thr, team, n, fn, data, nested);
-    }
 
     thr->ts.team = team;
     thr->ts.team_id = 0;
@@ -347,8 +348,6 @@ void pv_team_end(void)
     if (!team)
         return;
     pv_barrier_wait(&team->final, team, false);
-    if (team->nthreads > 1)
-        pv_wait_managed_threads_add(-(int)team->nthreads + 1);
     thr->ts = team->prev_ts;
     thr->task = team->prev_task;
     if (thr->ts.level >= PV_TEAM_CACHE_LEVELS)
