@@ -21,7 +21,7 @@ struct child_result {
     int status; /* raw wait status */
 };
 
-static void child_read_all(int fd_out, int fd_err, struct child_result *r)
+static inline void child_read_all(int fd_out, int fd_err, struct child_result *r)
 {
     size_t no = 0, ne = 0;
     struct pollfd p[2] = {{fd_out, POLLIN, 0}, {fd_err, POLLIN, 0}};
@@ -53,7 +53,7 @@ static void child_read_all(int fd_out, int fd_err, struct child_result *r)
 
 /* Run `self` with argv {self, arg, NULL} and environment: parent's minus
  * OMP_* and GOMP_*, plus `vars` (NULL-terminated "NAME=value" strings). */
-static void child_run(const char *self, const char *arg, const char *const *vars,
+static inline void child_run(const char *self, const char *arg, const char *const *vars,
                       struct child_result *r)
 {
     int po[2], pe[2];
@@ -97,7 +97,7 @@ static void child_run(const char *self, const char *arg, const char *const *vars
 }
 
 /* Count lines of `text` that contain `needle`. */
-static int count_lines_with(const char *text, const char *needle)
+static inline int count_lines_with(const char *text, const char *needle)
 {
     int n = 0;
     const char *line = text;
@@ -116,7 +116,7 @@ static int count_lines_with(const char *text, const char *needle)
 }
 
 /* The value after "key=" on a line of its own in `text` (static buffer). */
-static const char *value_of(const char *text, const char *key)
+static inline const char *value_of(const char *text, const char *key)
 {
     static char val[1024];
     size_t kl = strlen(key);
