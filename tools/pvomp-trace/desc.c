@@ -1,0 +1,162 @@
+/* Event descriptors: the trace-events syntax (argument lists and event
+ * lines), and the problem reports every part of the reader uses. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+static char *dup_range(const char *a, const char *b)
+{
+    while (a < b && isspace((unsigned char)*a))
+        a++;
+    while (b > a && isspace((unsigned char)b[-1]))
+        b--;
+    char *s = malloc((size_t)(b - a) + 1);
+    if (!s) {
+        fprintf(stderr, "pvomp-trace: out of memory\n");
+        exit(1);
+    }
+    memcpy(s, a, (size_t)(b - a));
+    s[b - a] = 0;
+    return s;
+}
+
+static bool is_ident(const char *s)
+{
+    if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return false;
+    return true;
+}
+
+/* simpletrace's rule: the type starts with "const char*" or "char*". */
+static bool type_is_string(const char *t)
+{
+    char compact[64];
+    size_t n = 0;
+    for (; *t && n + 1 < sizeof compact; t++)
+        if (!isspace((unsigned char)*t))
+            compact[n++] = *t;
+    compact[n] = 0;
+    return !strncmp(compact, "constchar*", 10) || !strncmp(compact, "char*", 5);
+}
+
+void tr_desc_clear(struct tr_desc *d)
+{
+    for (unsigned i = 0; i < d->nargs; i++) {
+        free(d->argname[i]);
+        free(d->argtype[i]);
+    }
+    free(d->args_text);
+    d->args_text = NULL;
+    d->nargs = 0;
+    d->declared = false;
+}
+
+const char *tr_parse_args(struct tr_desc *d, const char *args)
+{
+    const char *p = args;
+    tr_desc_clear(d);
+    d->args_text = dup_range(args, args + strlen(args));
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    if (!strcmp(d->args_text, "void") || !*p) {
+        d->declared = true;
+        return NULL;
+    }
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        const char *end = comma ? comma : p + strlen(p);
+        const char *star = NULL;
+        for (const char *q = p; q < end; q++)
+            if (*q == '*')
+                star = q;
+        const char *split;
+        if (star) {
+            split = star + 1;
+        } else {
+            split = end;
+            while (split > p && isspace((unsigned char)split[-1]))
+                split--;
+            while (split > p && !isspace((unsigned char)split[-1]))
+                split--;
+        }
+        if (d->nargs == TR_MAX_ARGS) {
+            tr_desc_clear(d);
+            return "more than 10 arguments";
+        }
+        char *type = dup_range(p, split), *name = dup_range(split, end);
+        if (!*type || !is_ident(name)) {
+            free(type);
+            free(name);
+            tr_desc_clear(d);
+            return "an argument is not 'type name'";
+        }
+        d->argtype[d->nargs] = type;
+        d->argname[d->nargs] = name;
+        d->is_str[d->nargs] = type_is_string(type);
+        d->nargs++;
+        p = comma ? comma + 1 : end;
+        if (comma && !*p) {
+            tr_desc_clear(d);
+            return "empty argument";
+        }
+    }
+    d->declared = true;
+    return NULL;
+}
+
+const char *tr_parse_event_line(const char *line, char **name, char **args, char **fmt)
+{
+    const char *open = strchr(line, '('), *close;
+    if (!open)
+        return "no '(' in the event declaration";
+    close = strchr(open, ')');
+    if (!close)
+        return "no ')' in the event declaration";
+    /* The name is the last word before '(' (properties such as "disable" before it). */
+    const char *ne = open;
+    while (ne > line && isspace((unsigned char)ne[-1]))
+        ne--;
+    const char *nb = ne;
+    while (nb > line && (isalnum((unsigned char)nb[-1]) || nb[-1] == '_'))
+        nb--;
+    *name = dup_range(nb, ne);
+    if (!is_ident(*name)) {
+        free(*name);
+        return "the event has no valid name";
+    }
+    *args = dup_range(open + 1, close);
+    *fmt = dup_range(close + 1, close + strlen(close));
+    return NULL;
+}
+
+void tr_problem(struct tr_diag *dg, uint64_t off, const char *fmt, ...)
+{
+    va_list ap;
+    dg->damaged = true;
+    if (dg->n >= dg->limit) {
+        dg->suppressed++;
+        return;
+    }
+    dg->n++;
+    fprintf(dg->out, "pvomp-trace: %s: byte %llu: ", dg->path, (unsigned long long)off);
+    va_start(ap, fmt);
+    vfprintf(dg->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', dg->out);
+}
+
+void tr_note(struct tr_diag *dg, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(dg->out, "pvomp-trace: %s: ", dg->path);
+    va_start(ap, fmt);
+    vfprintf(dg->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', dg->out);
+}

@@ -1,0 +1,57 @@
+/* events: a trace-events file for QEMU's simpletrace.py.  From a log, it
+ * lists every event the log declares (the runtime's, the log's own, and a
+ * program's own); without a log, pvomp's built-in catalog. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+struct idpair {
+    uint64_t id;
+    const struct tr_desc *d;
+};
+
+static int by_id(const void *x, const void *y)
+{
+    const struct idpair *a = x, *b = y;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+int tr_cmd_events(struct tr_log *log, FILE *f)
+{
+    if (!log) {
+        fputs(tr_builtin_catalog, f);
+        return 0;
+    }
+    struct idpair *v = malloc((log->ids.n + 1) * sizeof *v);
+    size_t n = 0;
+    int status = 0;
+    if (!v)
+        return 1;
+    for (size_t i = 0; i < log->ids.cap; i++) {
+        if (log->ids.vals[i] == UINT32_MAX || log->ids.keys[i] == PVOMP_TRACE_DROPPED_ID)
+            continue;
+        v[n++] = (struct idpair){ log->ids.keys[i], &log->descs[log->ids.vals[i]] };
+    }
+    qsort(v, n, sizeof *v, by_id);
+    fprintf(f, "# trace-events for %s, printed by pvomp-trace events.\n", log->path);
+    fprintf(f, "# QEMU: scripts/simpletrace.py THIS-FILE %s\n", log->path);
+    for (size_t i = 0; i < n; i++) {
+        const struct tr_desc *d = v[i].d;
+        bool dup = false;
+        for (size_t j = 0; j < i; j++)
+            dup |= !strcmp(v[j].d->name, d->name);
+        if (dup)
+            continue;
+        if (!d->declared) {
+            fprintf(stderr, "pvomp-trace: %s: event '%s' (id %llu) has no declaration in the "
+                            "log\n", log->path, d->name, (unsigned long long)v[i].id);
+            status = 2;
+            continue;
+        }
+        fprintf(f, "%s(%s)%s%s\n", d->name, d->nargs ? d->args_text : "void",
+                d->fmt[0] ? " " : "", d->fmt);
+    }
+    free(v);
+    return status;
+}

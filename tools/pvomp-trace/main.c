@@ -1,0 +1,131 @@
+/* pvomp-trace: read pvomp's flight log (QEMU simpletrace log version 4).
+ *
+ *   pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] LOG
+ *   pvomp-trace stats LOG
+ *   pvomp-trace timeline [--html] [--width PX] LOG
+ *   pvomp-trace events [LOG]
+ *
+ * Common options: --events FILE (declarations for logs without them, such as
+ * QEMU's), -o FILE (output, default stdout).
+ * Exit status: 0 the log was read completely; 2 it is incomplete or damaged
+ * (everything readable was used, and stderr says where and what); 1 usage
+ * error or not a readable log. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+static int usage(FILE *f, int status)
+{
+    fputs("usage: pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] [options] LOG\n"
+          "       pvomp-trace stats [options] LOG\n"
+          "       pvomp-trace timeline [--html] [--width PX] [options] LOG\n"
+          "       pvomp-trace events [LOG]\n"
+          "options: --events FILE   trace-events declarations for logs that lack them\n"
+          "         -o FILE         write the output there instead of stdout\n"
+          "dump:    time order across threads; --simpletrace prints exactly what QEMU's\n"
+          "         simpletrace.py prints (file order, every record); --all includes the\n"
+          "         log's own records; --abs prints time since the start, not deltas\n"
+          "timeline: Chrome trace-event JSON (Perfetto UI); --html: self-contained report\n"
+          "events:  the trace-events file for simpletrace.py (built-in catalog without LOG)\n"
+          "exit status: 0 complete log, 2 incomplete or damaged log (stderr says where),\n"
+          "             1 usage error or unreadable log\n", f);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct tr_opts opt = { 0 };
+    const char *cmd, *path = NULL;
+    if (argc < 2)
+        return usage(stderr, 1);
+    cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
+        return usage(stdout, 0);
+    if (strcmp(cmd, "dump") && strcmp(cmd, "stats") && strcmp(cmd, "timeline") &&
+        strcmp(cmd, "events")) {
+        fprintf(stderr, "pvomp-trace: unknown command '%s'\n", cmd);
+        return usage(stderr, 1);
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--simpletrace"))
+            opt.simpletrace = true;
+        else if (!strcmp(a, "--file-order"))
+            opt.file_order = true;
+        else if (!strcmp(a, "--all"))
+            opt.all = true;
+        else if (!strcmp(a, "--abs"))
+            opt.absolute = true;
+        else if (!strcmp(a, "--html"))
+            opt.html = true;
+        else if (!strcmp(a, "--json"))
+            opt.json = true;
+        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width")) &&
+                 i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(a, "--events"))
+                opt.events_file = v;
+            else if (!strcmp(a, "-o"))
+                opt.output = v;
+            else {
+                char *end;
+                long w = strtol(v, &end, 10);
+                if (*end || w < 200 || w > 20000) {
+                    fprintf(stderr, "pvomp-trace: --width %s: give 200 to 20000 pixels\n", v);
+                    return 1;
+                }
+                opt.width = (unsigned)w;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "pvomp-trace: unknown option '%s'\n", a);
+            return usage(stderr, 1);
+        } else if (!path) {
+            path = a;
+        } else {
+            fprintf(stderr, "pvomp-trace: one log at a time\n");
+            return 1;
+        }
+    }
+    if (!path && strcmp(cmd, "events")) {
+        fprintf(stderr, "pvomp-trace: %s: which log?\n", cmd);
+        return usage(stderr, 1);
+    }
+    if (opt.output && opt.html == false && !strcmp(cmd, "timeline")) {
+        size_t l = strlen(opt.output);
+        if (l > 5 && !strcmp(opt.output + l - 5, ".html"))
+            opt.html = !opt.json;
+    }
+    FILE *out = stdout;
+    if (opt.output && !(out = fopen(opt.output, "w"))) {
+        perror(opt.output);
+        return 1;
+    }
+    int status;
+    if (!path) {
+        status = tr_cmd_events(NULL, out);
+    } else {
+        struct tr_log log;
+        if (tr_log_open(&log, path, opt.events_file, stderr) != 0) {
+            if (out != stdout)
+                fclose(out);
+            return 1;
+        }
+        if (!strcmp(cmd, "dump"))
+            status = tr_cmd_dump(&log, &opt, out);
+        else if (!strcmp(cmd, "stats"))
+            status = tr_cmd_stats(&log, &opt, out);
+        else if (!strcmp(cmd, "timeline"))
+            status = tr_cmd_timeline(&log, &opt, out);
+        else
+            status = tr_cmd_events(&log, out);
+        if (!tr_log_report_end(&log) && status == 0)
+            status = 2;
+        tr_log_close(&log);
+    }
+    if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
+        perror(opt.output ? opt.output : "stdout");
+        return 1;
+    }
+    return status;
+}

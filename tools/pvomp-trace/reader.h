@@ -1,0 +1,309 @@
+/* pvomp-trace: reader of pvomp (and QEMU simpletrace v4) logs.
+ *
+ * A log is read in two passes over the file, never loaded whole:
+ *   scan   (scan.c)  walks the top-level records once: header, name
+ *                    mappings, declarations, process and clock records, and
+ *                    the pvtrace_chunk records that frame each thread's data
+ *                    (their payload is skipped).  It learns the event
+ *                    descriptors and the list of streams (one per thread).
+ *   merge  (merge.c) reads every stream with its own cursor and a small
+ *                    window of the file, and returns records in time order
+ *                    with a heap: memory is O(streams) for the stream table
+ *                    plus one window per stream that is active at that time.
+ * Errors carry the byte offset; whatever was read before an error is kept. */
+#ifndef PVOMP_TRACE_READER_H
+#define PVOMP_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pvomp/trace.h"
+
+struct tr_out;
+
+#define TR_MAX_ARGS PVOMP_TRACE_MAX_ARGS
+#define TR_MAX_RECORD (1u << 20)       /* a longer record is corrupt */
+#define TR_MAX_NAME 4096u
+#define TR_MAX_CHUNK (1ull << 32)      /* a longer chunk is corrupt */
+
+/* ------------------------------------------------------------- windows */
+/* A window onto the file: pread()s what is asked for, keeps it. */
+struct tr_win {
+    int fd;
+    uint64_t fsize;
+    uint8_t *buf;
+    size_t cap;       /* bytes read at a time */
+    size_t alloc;
+    uint64_t base;    /* file offset of buf[0] */
+    size_t len;
+};
+void tr_win_init(struct tr_win *w, int fd, uint64_t fsize, size_t cap);
+void tr_win_free(struct tr_win *w);
+/* n bytes at off, or NULL when the file ends before off + n. */
+const uint8_t *tr_win_get(struct tr_win *w, uint64_t off, size_t n);
+
+/* ------------------------------------------------------ event descriptors */
+enum tr_kind {
+    K_OTHER = 0,
+    K_DROPPED,
+    /* the log's own records */
+    K_META_EVENT, K_META_PROCESS, K_META_CLOCK, K_META_CHUNK, K_META_CUT, K_META_END,
+    /* runtime events the analyses understand */
+    K_THREAD_BEGIN, K_THREAD_END,
+    K_PARALLEL_BEGIN, K_PARALLEL_END, K_ITASK_BEGIN, K_ITASK_END,
+    K_BARRIER_ENTER, K_BARRIER_LEAVE,
+    K_WAIT_BEGIN, K_WAIT_BLOCK, K_WAIT_WAKE, K_WAIT_END,
+    K_CRIT_ENTER, K_CRIT_ACQ, K_CRIT_REL,
+    K_LOCK_ENTER, K_LOCK_ACQ, K_LOCK_REL,
+    K_TASK_BEGIN, K_TASK_END,
+    K_TARGET_BEGIN, K_TARGET_END,
+    K_PHANTOM,
+    K__COUNT
+};
+
+struct tr_desc {
+    char *name;
+    char *args_text;        /* as declared ("void" for none) */
+    char *fmt;              /* as declared, may be "" */
+    unsigned nargs;
+    char *argname[TR_MAX_ARGS];
+    char *argtype[TR_MAX_ARGS];
+    bool is_str[TR_MAX_ARGS];
+    bool declared;          /* argument list known */
+    enum tr_kind kind;
+    uint64_t count;         /* records seen (stats) */
+};
+
+/* Parse "type name, type name" (trace-events syntax) into d.  Returns NULL
+ * or an error message. */
+const char *tr_parse_args(struct tr_desc *d, const char *args);
+/* Parse one trace-events line ("[disable] name(args) fmt"); *name etc. are
+ * malloc'ed.  Returns NULL, or an error message. */
+const char *tr_parse_event_line(const char *line, char **name, char **args, char **fmt);
+void tr_desc_clear(struct tr_desc *d);
+
+/* ------------------------------------------------------------- problems */
+struct tr_diag {
+    unsigned n;             /* messages printed */
+    unsigned limit;         /* print at most this many, count the rest */
+    unsigned suppressed;
+    bool damaged;           /* some input could not be read */
+    FILE *out;
+    const char *path;
+};
+__attribute__((format(printf, 3, 4)))
+void tr_problem(struct tr_diag *dg, uint64_t off, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+void tr_note(struct tr_diag *dg, const char *fmt, ...);
+
+/* --------------------------------------------------------------- a log */
+struct tr_stream {
+    uint64_t id;            /* stream number from pvtrace_chunk (0: top level) */
+    uint32_t tid;
+    uint64_t first_chunk;   /* offset of its first pvtrace_chunk record */
+    uint64_t last_chunk;
+    uint64_t first_ts;      /* from the first chunk header */
+    uint64_t nchunks;
+    uint64_t next_seq;
+    uint64_t bytes;
+    bool truncated;         /* its last chunk runs past the end of the file */
+    /* filled in by analyses */
+    uint64_t records, dropped, last_ts;
+};
+
+struct tr_idmap {           /* open addressing: event id -> descriptor index */
+    uint64_t *keys;
+    uint32_t *vals;
+    size_t cap, n;
+};
+
+struct tr_log {
+    const char *path;
+    int fd;
+    uint64_t size;
+    struct tr_diag diag;
+
+    struct tr_desc *descs;   /* descs[0] is the dropped-events pseudo event */
+    size_t ndescs, descs_cap;
+    struct tr_idmap ids;
+    struct tr_desc *side;    /* from an --events file, by name */
+    size_t nside;
+
+    struct tr_stream *streams;
+    size_t nstreams, streams_cap;
+    struct tr_idmap stream_ix; /* stream id -> index */
+
+    uint64_t chunk_id, cut_id;  /* ids of pvtrace_chunk / pvtrace_cut (UINT64_MAX: none) */
+    uint64_t data_start;     /* first record after the header */
+    uint64_t valid_end;      /* where the top-level walk stopped */
+    uint64_t top_events;     /* top-level event records that are not meta */
+    bool has_chunks;
+    bool has_end;
+    uint64_t end_streams, end_chunks, end_bytes;
+
+    /* process and clock (pvtrace_process / pvtrace_clock) */
+    uint64_t pid;
+    char *exe, *cmdline, *runtime, *clock_source;
+    uint64_t clock_hz, clock_mono, clock_real, clock_ts;
+    uint64_t first_ts, last_ts;  /* over records seen by the scan */
+};
+
+/* Open and scan.  Returns 0, or -1 when the file is not a readable log
+ * (message printed).  events_file: optional trace-events file for logs
+ * without declarations (QEMU's). */
+int tr_log_open(struct tr_log *log, const char *path, const char *events_file, FILE *diag);
+/* Same for a log already open as fd (the fuzz target uses a memfd). */
+int tr_log_open_fd(struct tr_log *log, int fd, const char *name, const char *events_file,
+                   FILE *diag);
+void tr_log_close(struct tr_log *log);
+struct tr_desc *tr_log_desc(struct tr_log *log, uint64_t id); /* NULL when unknown */
+/* Print the "where the log ends" summary; returns true if the log is complete. */
+bool tr_log_report_end(struct tr_log *log);
+
+/* ------------------------------------------------------------- records */
+struct tr_rec {
+    struct tr_desc *d;      /* never NULL (descs[0] for dropped records) */
+    uint64_t id, ts, off;
+    uint32_t tid;
+    uint32_t stream;        /* index into log->streams, or UINT32_MAX (top level) */
+    unsigned nargs;
+    uint64_t u[TR_MAX_ARGS];
+    const uint8_t *s[TR_MAX_ARGS];
+    uint32_t slen[TR_MAX_ARGS];
+    uint64_t cut[TR_MAX_ARGS]; /* original length of a cut string, or 0 */
+};
+
+/* Decode the arguments of the record whose header is at hdr (length bytes
+ * from the id on).  Returns NULL or an error message. */
+const char *tr_decode(struct tr_log *log, const uint8_t *rec, uint32_t length, struct tr_rec *out);
+
+/* Records in time order (merge.c). */
+struct tr_merge;
+struct tr_merge *tr_merge_new(struct tr_log *log, bool with_meta);
+/* Next record, or NULL at the end.  The record stays valid until the next call. */
+const struct tr_rec *tr_merge_next(struct tr_merge *m);
+void tr_merge_free(struct tr_merge *m);
+
+/* Records in file order (walk.c), every event record including the log's own. */
+struct tr_walk;
+struct tr_walk *tr_walk_new(struct tr_log *log);
+const struct tr_rec *tr_walk_next(struct tr_walk *w);
+void tr_walk_free(struct tr_walk *w);
+
+/* ------------------------------------------------------------ analysis */
+/* Intervals that the runtime events describe, per thread (analyze.c). */
+enum tr_iv {
+    IV_REGION,      /* primary thread: parallel_begin .. parallel_end */
+    IV_PARALLEL,    /* every member: implicit_task_begin .. _end */
+    IV_BARRIER,
+    IV_SPIN,        /* wait_begin/wake .. wait_block/end */
+    IV_BLOCK,       /* wait_block .. wait_wake/end */
+    IV_CRIT_WAIT, IV_CRIT,
+    IV_LOCK_WAIT, IV_LOCK,
+    IV_TASK, IV_TARGET,
+    IV_PHANTOM,     /* process-wide: phantoms > 0 */
+    IV__COUNT
+};
+extern const char *const tr_iv_name[IV__COUNT];
+
+struct tr_thr {
+    uint32_t tid;
+    uint64_t first_ts, last_ts;
+    uint64_t records, dropped;
+    uint64_t t[IV__COUNT];              /* time in each kind of interval */
+    uint64_t n[IV__COUNT];
+    /* open intervals */
+    uint64_t region_start[8];
+    unsigned region_depth;
+    uint64_t itask_start, itask_barrier;
+    void *itask_team;
+    unsigned itask_num;
+    uint64_t barrier_start;
+    uint64_t spin_start, block_start;
+    uint64_t cw_start, crit_start, lw_start, lock_start;
+    unsigned crit_depth, lock_depth;
+    uint64_t task_start[16], target_start[16];
+    unsigned task_depth, target_depth;
+};
+
+struct tr_region_fn {                   /* parallel regions, by outlined function */
+    uint64_t fn;
+    uint64_t instances, wall, work;
+    double imb_sum, imb_max;
+    unsigned max_threads;
+};
+
+typedef void (*tr_iv_fn)(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t start, uint64_t end);
+
+struct tr_analysis {
+    struct tr_log *log;
+    size_t nthr;                        /* streams + 1: the last is the top level */
+    struct tr_thr *thr;
+    uint64_t t0, t1;                    /* first and last timestamp */
+    uint64_t records, dropped;
+    struct tr_region_fn *fns;
+    size_t nfns, fns_cap;
+    struct tr_active_region *active;
+    size_t nactive, active_cap;
+    unsigned phantoms;
+    uint64_t phantom_start, phantom_max;
+    tr_iv_fn on_interval;               /* optional */
+    void *ctx;
+};
+void tr_analysis_init(struct tr_analysis *a, struct tr_log *log);
+void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r);
+void tr_analysis_finish(struct tr_analysis *a);    /* closes open intervals */
+void tr_analysis_free(struct tr_analysis *a);
+/* Run a whole log through an analysis (time order). */
+void tr_analysis_run(struct tr_analysis *a);
+void tr_stats_text(struct tr_analysis *a, struct tr_out *o);
+void tr_stats_html(struct tr_analysis *a, struct tr_out *o);
+
+/* ------------------------------------------------------------ commands */
+struct tr_opts {
+    const char *events_file;
+    const char *output;
+    bool simpletrace;       /* dump: exactly like QEMU's simpletrace.py */
+    bool file_order;        /* dump: file order instead of time order */
+    bool all;               /* dump: include the log's own records */
+    bool absolute;          /* dump: time since the start instead of deltas */
+    bool html, json;        /* timeline */
+    unsigned width;         /* timeline html: pixels */
+};
+int tr_cmd_dump(struct tr_log *log, const struct tr_opts *o, FILE *out);
+int tr_cmd_stats(struct tr_log *log, const struct tr_opts *o, FILE *out);
+int tr_cmd_timeline(struct tr_log *log, const struct tr_opts *o, FILE *out);
+int tr_cmd_events(struct tr_log *log, FILE *out);      /* log may be NULL: built-in catalog */
+
+/* ------------------------------------------------------------ output */
+struct tr_out {
+    FILE *f;
+    char *buf;
+    size_t len, cap;
+};
+void tr_out_init(struct tr_out *o, FILE *f);
+void tr_out_flush(struct tr_out *o);
+static inline void tr_out_reserve(struct tr_out *o, size_t n)
+{
+    if (o->len + n > o->cap)
+        tr_out_flush(o);
+}
+void tr_out_bytes(struct tr_out *o, const void *p, size_t n);
+void tr_out_str(struct tr_out *o, const char *s);
+void tr_out_char(struct tr_out *o, char c);
+void tr_out_u64(struct tr_out *o, uint64_t v);
+void tr_out_hex(struct tr_out *o, uint64_t v);          /* 0x... */
+void tr_out_us3(struct tr_out *o, int64_t ns);          /* ns as microseconds, 3 decimals */
+__attribute__((format(printf, 2, 3))) void tr_out_fmt(struct tr_out *o, const char *fmt, ...);
+/* Escapes for the different outputs. */
+void tr_out_cstr(struct tr_out *o, const uint8_t *s, size_t n);     /* "..." C-style */
+void tr_out_pybytes(struct tr_out *o, const uint8_t *s, size_t n);  /* b'...' like Python */
+void tr_out_json_str(struct tr_out *o, const uint8_t *s, size_t n);
+void tr_out_html(struct tr_out *o, const uint8_t *s, size_t n);
+
+/* Built-in catalog text (generated from src/trace/trace-events). */
+extern const char tr_builtin_catalog[];
+
+#endif

@@ -1,0 +1,201 @@
+/* stats: what the log says, in numbers: counts per event; per thread the
+ * time in parallel regions, barriers, waits (spinning vs blocked), critical
+ * sections and locks; load imbalance per parallel region; drops. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+static const enum tr_iv thread_cols[] = {
+    IV_PARALLEL, IV_BARRIER, IV_SPIN, IV_BLOCK, IV_CRIT, IV_CRIT_WAIT, IV_LOCK, IV_LOCK_WAIT,
+    IV_TASK, IV_TARGET,
+};
+#define NCOLS (sizeof thread_cols / sizeof thread_cols[0])
+
+static int by_count(const void *x, const void *y)
+{
+    const struct tr_desc *a = *(const struct tr_desc *const *)x, *b = *(const struct tr_desc *const *)y;
+    if (a->count != b->count)
+        return a->count < b->count ? 1 : -1;
+    return strcmp(a->name, b->name);
+}
+
+static int by_wall(const void *x, const void *y)
+{
+    const struct tr_region_fn *a = x, *b = y;
+    return a->wall < b->wall ? 1 : a->wall > b->wall ? -1 : 0;
+}
+
+static double ms(uint64_t ns)
+{
+    return (double)ns / 1e6;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Events sorted by count (only those seen). */
+static const struct tr_desc **sorted_events(struct tr_analysis *a, size_t *n)
+{
+    const struct tr_desc **v = malloc((a->log->ndescs + 1) * sizeof *v);
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < a->log->ndescs; i++)
+        if (a->log->descs[i].count)
+            v[(*n)++] = &a->log->descs[i];
+    qsort(v, *n, sizeof *v, by_count);
+    return v;
+}
+
+static bool thread_shown(struct tr_analysis *a, size_t i)
+{
+    return a->thr[i].records > 0;
+}
+
+void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
+{
+    struct tr_log *log = a->log;
+    size_t nev;
+    const struct tr_desc **ev = sorted_events(a, &nev);
+
+    tr_out_fmt(o, "log:       %s (%llu bytes)%s\n", log->path, (unsigned long long)log->size,
+               log->has_end ? "" : log->has_chunks ? ", no end record (incomplete)" : "");
+    if (log->exe)
+        tr_out_fmt(o, "process:   pid %llu  %s  [%s]  %s\n", (unsigned long long)log->pid,
+                   log->exe, log->cmdline ? log->cmdline : "", log->runtime ? log->runtime : "");
+    if (log->clock_source)
+        tr_out_fmt(o, "clock:     %s%s%.3f%s\n", log->clock_source, log->clock_hz ? " (" : "",
+                   log->clock_hz ? (double)log->clock_hz / 1e9 : 0.0,
+                   log->clock_hz ? " GHz)" : "");
+    tr_out_fmt(o, "duration:  %.3f ms\n", ms(a->t1 - a->t0));
+    size_t nthreads = 0;
+    for (size_t i = 0; i < a->nthr; i++)
+        nthreads += thread_shown(a, i) && i + 1 < a->nthr;
+    tr_out_fmt(o, "records:   %llu in %zu thread(s); dropped: %llu\n",
+               (unsigned long long)a->records, nthreads, (unsigned long long)a->dropped);
+
+    tr_out_str(o, "\nevents:\n        count  name\n");
+    for (size_t i = 0; i < nev; i++)
+        tr_out_fmt(o, "  %11llu  %s\n", (unsigned long long)ev[i]->count, ev[i]->name);
+
+    tr_out_str(o, "\nthreads (time in ms, and % of the thread's lifetime):\n");
+    tr_out_fmt(o, "  %8s %10s %8s %10s", "tid", "records", "dropped", "lifetime");
+    for (size_t c = 0; c < NCOLS; c++)
+        tr_out_fmt(o, " %17s", tr_iv_name[thread_cols[c]]);
+    tr_out_char(o, '\n');
+    for (size_t i = 0; i < a->nthr; i++) {
+        struct tr_thr *t = &a->thr[i];
+        if (!thread_shown(a, i))
+            continue;
+        uint64_t life = t->last_ts - t->first_ts;
+        if (i + 1 == a->nthr)
+            tr_out_fmt(o, "  %8s", "(log)");
+        else
+            tr_out_fmt(o, "  %8u", t->tid);
+        tr_out_fmt(o, " %10llu %8llu %10.3f", (unsigned long long)t->records,
+                   (unsigned long long)t->dropped, ms(life));
+        for (size_t c = 0; c < NCOLS; c++)
+            tr_out_fmt(o, " %10.3f (%4.1f%%)", ms(t->t[thread_cols[c]]),
+                       pct(t->t[thread_cols[c]], life));
+        tr_out_char(o, '\n');
+    }
+
+    if (a->nfns) {
+        qsort(a->fns, a->nfns, sizeof *a->fns, by_wall);
+        tr_out_str(o, "\nparallel regions (by outlined function; imbalance = slowest member's "
+                      "work / mean - 1):\n");
+        tr_out_fmt(o, "  %18s %10s %8s %12s %12s %10s %10s\n", "fn", "instances", "threads",
+                   "wall ms", "work ms", "imb mean", "imb max");
+        for (size_t i = 0; i < a->nfns; i++) {
+            struct tr_region_fn *f = &a->fns[i];
+            tr_out_fmt(o, "  %#18llx %10llu %8u %12.3f %12.3f %9.1f%% %9.1f%%\n",
+                       (unsigned long long)f->fn, (unsigned long long)f->instances,
+                       f->max_threads, ms(f->wall), ms(f->work),
+                       f->instances ? 100.0 * f->imb_sum / (double)f->instances : 0.0,
+                       100.0 * f->imb_max);
+        }
+    }
+    struct tr_thr *top = &a->thr[a->nthr - 1];
+    if (top->n[IV_PHANTOM])
+        tr_out_fmt(o, "\nphantom episodes: %llu, %.3f ms in total, at most %llu phantom(s)\n",
+                   (unsigned long long)top->n[IV_PHANTOM], ms(top->t[IV_PHANTOM]),
+                   (unsigned long long)a->phantom_max);
+    free(ev);
+}
+
+void tr_stats_html(struct tr_analysis *a, struct tr_out *o)
+{
+    struct tr_log *log = a->log;
+    size_t nev;
+    const struct tr_desc **ev = sorted_events(a, &nev);
+
+    tr_out_str(o, "<h2>Threads</h2>\n<table class=\"num\"><tr><th>thread</th><th>records</th>"
+                  "<th>dropped</th><th>lifetime ms</th>");
+    for (size_t c = 0; c < NCOLS; c++)
+        tr_out_fmt(o, "<th>%s ms</th>", tr_iv_name[thread_cols[c]]);
+    tr_out_str(o, "</tr>\n");
+    for (size_t i = 0; i < a->nthr; i++) {
+        struct tr_thr *t = &a->thr[i];
+        if (!thread_shown(a, i))
+            continue;
+        uint64_t life = t->last_ts - t->first_ts;
+        if (i + 1 == a->nthr)
+            tr_out_str(o, "<tr><td>(log)</td>");
+        else
+            tr_out_fmt(o, "<tr><td>%u</td>", t->tid);
+        tr_out_fmt(o, "<td>%llu</td><td%s>%llu</td><td>%.3f</td>", (unsigned long long)t->records,
+                   t->dropped ? " class=\"bad\"" : "", (unsigned long long)t->dropped, ms(life));
+        for (size_t c = 0; c < NCOLS; c++)
+            tr_out_fmt(o, "<td>%.3f <small>(%.1f%%)</small></td>", ms(t->t[thread_cols[c]]),
+                       pct(t->t[thread_cols[c]], life));
+        tr_out_str(o, "</tr>\n");
+    }
+    tr_out_str(o, "</table>\n");
+
+    if (a->nfns) {
+        qsort(a->fns, a->nfns, sizeof *a->fns, by_wall);
+        tr_out_str(o, "<h2>Parallel regions</h2>\n<p>By outlined function; imbalance is the "
+                      "slowest member's work (time in the implicit task outside barriers) over "
+                      "the mean, minus one.</p>\n<table class=\"num\"><tr><th>fn</th>"
+                      "<th>instances</th><th>threads</th><th>wall ms</th><th>work ms</th>"
+                      "<th>imbalance mean</th><th>imbalance max</th></tr>\n");
+        for (size_t i = 0; i < a->nfns; i++) {
+            struct tr_region_fn *f = &a->fns[i];
+            tr_out_fmt(o, "<tr><td>%#llx</td><td>%llu</td><td>%u</td><td>%.3f</td><td>%.3f</td>"
+                          "<td>%.1f%%</td><td>%.1f%%</td></tr>\n",
+                       (unsigned long long)f->fn, (unsigned long long)f->instances, f->max_threads,
+                       ms(f->wall), ms(f->work),
+                       f->instances ? 100.0 * f->imb_sum / (double)f->instances : 0.0,
+                       100.0 * f->imb_max);
+        }
+        tr_out_str(o, "</table>\n");
+    }
+
+    tr_out_str(o, "<h2>Events</h2>\n<table class=\"num\"><tr><th>event</th><th>count</th></tr>\n");
+    for (size_t i = 0; i < nev; i++) {
+        tr_out_str(o, "<tr><td>");
+        tr_out_html(o, (const uint8_t *)ev[i]->name, strlen(ev[i]->name));
+        tr_out_fmt(o, "</td><td>%llu</td></tr>\n", (unsigned long long)ev[i]->count);
+    }
+    tr_out_str(o, "</table>\n");
+    (void)log;
+    free(ev);
+}
+
+int tr_cmd_stats(struct tr_log *log, const struct tr_opts *opt, FILE *f)
+{
+    struct tr_analysis a = { 0 };
+    struct tr_out o;
+    (void)opt;
+    tr_analysis_init(&a, log);
+    tr_analysis_run(&a);
+    tr_out_init(&o, f);
+    tr_stats_text(&a, &o);
+    tr_out_flush(&o);
+    free(o.buf);
+    tr_analysis_free(&a);
+    return 0;
+}
