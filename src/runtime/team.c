@@ -19,6 +19,7 @@
 
 #include "phantom/phantom.h"
 #include "runtime/internal.h"
+#include "trace/trace.h"
 
 __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));
 __thread struct pv_league pv_league = {1, 0};
@@ -411,8 +412,9 @@ struct pv_icv *pv_icv_for_write(void)
 void pv_runtime_pause(void)
 {
     /* Pooled workers stay docked (they sleep on their futex); nothing to
-     * release that a later region would not have to recreate.  The trace
-     * buffers are flushed by the trace module's pause hook. */
+     * release that a later region would not have to recreate.  What the
+     * flight log holds is handed to its writer now. */
+    pv_trace_flush_all();
 }
 
 __attribute__((constructor(101))) static void pv_runtime_constructor(void)
