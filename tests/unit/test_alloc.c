@@ -75,8 +75,11 @@ static void bad_traits(void)
     CHECK(p != NULL);
     omp_free(p, a);
     omp_destroy_allocator(a);
-    CHECK(omp_init_allocator(omp_large_cap_mem_space, 0, NULL) != omp_null_allocator);
-    CHECK(omp_init_allocator(omp_low_lat_mem_space, 0, NULL) != omp_null_allocator);
+    omp_allocator_handle_t lc = omp_init_allocator(omp_large_cap_mem_space, 0, NULL);
+    omp_allocator_handle_t ll = omp_init_allocator(omp_low_lat_mem_space, 0, NULL);
+    CHECK(lc != omp_null_allocator && ll != omp_null_allocator);
+    omp_destroy_allocator(lc);
+    omp_destroy_allocator(ll);
 }
 
 static void alignment(void)
