@@ -11,6 +11,7 @@ See docs/testsuite.md."""
 
 import argparse
 import concurrent.futures
+import copy
 import glob
 import hashlib
 import json
@@ -98,7 +99,7 @@ def judge(test, status, out, timeout):
         else:
             why = "exit %d" % status
         tail = last_line(out)
-        return why + (": " + tail if tail else "")
+        return why + (": " + tail if tail else " (no output)")
     if test.output and not re.search(test.output, out, re.S):
         return "output does not match dg-output /%s/" % test.output.encode("unicode_escape").decode()[:80]
     return ""
@@ -191,9 +192,27 @@ class Runner:
             names = [n for n in names if rx.search(n)]
         return [(n, os.path.join(base, n)) for n in names]
 
-    # -- one test, start to finish: returns (verdict, reason)
+    # -- one test, start to finish: [(display name, verdict, reason)], one
+    # entry, plus one per extra thread count when --threads asks for them
     def one(self, name, path):
         t = dg.read_test(name, path)
+        verdict, why = self.prepare(t, name, path)
+        if verdict:
+            return [(name, verdict, why)]
+        exe, work, timeout = why
+        results = [(name,) + self.check(t, name, exe, work, timeout)]
+        for n in self.args.threads:
+            vname = "%s@%d" % (name, n)
+            if "OMP_NUM_THREADS" in t.env:
+                results.append((vname, "SKIP", "the test sets OMP_NUM_THREADS itself"))
+                continue
+            tv = copy.copy(t)
+            tv.env = dict(t.env, OMP_NUM_THREADS=str(n))
+            results.append((vname,) + self.check(tv, vname, exe, work, timeout))
+        return results
+
+    def prepare(self, t, name, path):
+        """('SKIP', reason) or ('', (exe, workdir, timeout)) ready to run."""
         if t.skip:
             return "SKIP", t.skip
         need = features.needs([path] + t.sources)
@@ -206,18 +225,23 @@ class Runner:
         exe, key, err = self.compile(t, work)
         if err:      # the runtime plays no part in compiling: nothing to compare
             return "SKIP", "does not compile with the system gcc (%s)" % err
+        t.key = key
         needed = sh(["readelf", "-d", exe]).stdout
         if "[libgomp.so.1]" not in needed:
             return "SKIP", "program does not link libgomp.so.1 (no runtime calls)"
-        timeout = t.timeout or self.args.timeout
+        return "", (exe, work, t.timeout or self.args.timeout)
+
+    def check(self, t, name, exe, work, timeout):
+        """(verdict, reason): baseline on the system libgomp, then the runtime under test."""
+        key = hashlib.sha256((t.key + repr(sorted(t.env.items()))).encode()).hexdigest()
         base = self.run_baseline(t, name, key, exe, work, timeout)
         if base:
             return "SKIP", "fails on system libgomp too (%s)" % base
-        return self.run_pvomp(t, exe, work, timeout)
+        return self.run_pvomp(t, name, exe, work, timeout)
 
     def compile(self, t, work):
         cmd = ([self.cc, t.path] + t.sources + ["-fopenmp"] +
-               ["-I" + d for d in self.include] + t.options + t.extra_options + ["-lm"])
+               ["-I" + d for d in self.include] + t.options + t.extra_options + ["-lm", "-g"])
         h = hashlib.sha256()
         for p in [t.path] + t.sources:
             with open(p, "rb") as f:
@@ -259,8 +283,9 @@ class Runner:
             self.baseline[name] = {"key": key, "why": why}
         return why
 
-    def run_pvomp(self, t, exe, work, timeout):
-        ld = os.path.join(work, "ld")
+    def run_pvomp(self, t, name, exe, work, timeout):
+        tag = "@" + name.rsplit("@", 1)[1] if "@" in name else ""
+        ld = os.path.join(work, "ld" + tag)
         os.makedirs(ld, exist_ok=True)
         for f in os.listdir(ld):
             os.unlink(os.path.join(ld, f))
@@ -270,13 +295,46 @@ class Runner:
         env["LD_DEBUG"] = "libs"
         env["LD_DEBUG_OUTPUT"] = os.path.join(ld, "log")
         st, out = run_program(exe, work, env, timeout)
-        with open(os.path.join(work, "run.out"), "w") as f:
+        with open(os.path.join(work, "run%s.out" % tag), "w") as f:
             f.write(out)
         why = judge(t, st, out.replace(exe, "test.exe"), timeout)
+        if why and isinstance(st, int) and st < 0:
+            why += self.locate(exe, work, t, timeout)
         if why:
             return "FAIL", why
         proof = self.loaded_from(ld)       # a pass counts only on the runtime under test
         return ("FAIL", proof) if proof else ("PASS", "")
+
+    def locate(self, exe, work, t, timeout):
+        """For a crash: rerun under gdb and name the test's source line that
+        was executing (tests are built with -g, which does not change code)."""
+        env = clean_env()
+        env.update(t.env)
+        cmd = ["gdb", "-nx", "-batch", "-ex", "set startup-with-shell off",
+               "-ex", "set environment LD_LIBRARY_PATH=" + self.lib, "-ex", "run", "-ex", "bt", exe]
+        try:
+            r = subprocess.run(cmd, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                               text=True, errors="replace", timeout=timeout + 30)
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        base = os.path.join(self.src, "testsuite")
+        for m in re.finditer(r"^#\d+ .* at (\S+):(\d+)$", r.stdout, re.M):
+            path, line = m.group(1), int(m.group(2))
+            if os.path.abspath(path).startswith(base):
+                return " at %s:%d%s" % (os.path.basename(path), line, self.code_near(path, line))
+        return ""
+
+    @staticmethod
+    def code_near(path, line):
+        try:
+            with open(path, errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return ""
+        code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        if code.startswith("abort") and line >= 2:     # show the check, not the call
+            code = lines[line - 2].strip() + " " + code
+        return " `%s`" % code[:100] if code else ""
 
     def loaded_from(self, ld):
         """'' if the loader's log shows libgomp.so.1 initialised from the lib dir."""
@@ -327,6 +385,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=float(os.environ.get("PVOMP_TESTSUITE_TIMEOUT", "60")))
     ap.add_argument("--filter", default=os.environ.get("PVOMP_TESTSUITE_FILTER", ""),
                     help="only tests whose name matches this regexp")
+    ap.add_argument("--threads", default=os.environ.get("PVOMP_TESTSUITE_THREADS", ""),
+                    help="comma list of OMP_NUM_THREADS values: also run every test at each (name@N)")
     ap.add_argument("--with", dest="with_cats", default=os.environ.get("PVOMP_TESTSUITE_WITH", ""),
                     help="comma list of categories to run instead of skip: tasks,target (or all)")
     ap.add_argument("--allow-foreign-runtime", dest="allow_foreign", action="store_true",
@@ -340,6 +400,7 @@ def main():
         if c not in CATEGORIES:
             fatal("unknown category %r in PVOMP_TESTSUITE_WITH (known: %s)" % (c, ",".join(CATEGORIES)))
     args.with_cats = cats
+    args.threads = [int(x) for x in args.threads.split(",") if x.strip()]
 
     r = Runner(args)
     r.setup()
@@ -354,11 +415,11 @@ def main():
             try:
                 results[i] = fut.result()
             except Exception as e:             # a runner bug must not hide a test
-                results[i] = ("FAIL", "runner error: %r" % e)
+                results[i] = [(tests[i][0], "FAIL", "runner error: %r" % e)]
             while printed < len(tests) and results[printed] is not None:
-                verdict, why = results[printed]
-                counts[verdict] += 1
-                print("%s %s%s" % (verdict, tests[printed][0], " [%s]" % why if why else ""), flush=True)
+                for disp, verdict, why in results[printed]:
+                    counts[verdict] += 1
+                    print("%s %s%s" % (verdict, disp, " [%s]" % why if why else ""), flush=True)
                 printed += 1
     r.save_baseline()
     print("%d passed, %d failed, %d skipped" % (counts["PASS"], counts["FAIL"], counts["SKIP"]), flush=True)
