@@ -67,8 +67,6 @@ _Static_assert(sizeof(struct header) == 32, "header keeps 16-byte alignment");
 
 #define NATURAL_ALIGN 16u
 
-static __thread uintptr_t thread_default; /* def-allocator-var (0: not set here) */
-
 static struct allocator *data_of(uintptr_t a)
 {
     if (a <= LAST_PREDEFINED)
@@ -79,14 +77,11 @@ static struct allocator *data_of(uintptr_t a)
     return d;
 }
 
+/* def-allocator-var of the current task (implicit tasks inherit it). */
 static uintptr_t default_allocator(void)
 {
-    uintptr_t a = thread_default;
-    if (a == NULL_ALLOC) {
-        pv_runtime_init();
-        a = pv_gicv.default_allocator;
-    }
-    return a;
+    uintptr_t a = pv_icv_get()->def_allocator_var;
+    return a != NULL_ALLOC ? a : DEFAULT_MEM_ALLOC;
 }
 
 static size_t pow2_at_least(size_t a)
@@ -346,11 +341,13 @@ PV_EXPORT void omp_destroy_allocator(uintptr_t allocator)
 
 PV_EXPORT void omp_set_default_allocator(uintptr_t allocator)
 {
-    thread_default = allocator == NULL_ALLOC ? DEFAULT_MEM_ALLOC : allocator;
+    pv_runtime_init();
+    pv_icv_for_write()->def_allocator_var = allocator == NULL_ALLOC ? DEFAULT_MEM_ALLOC : allocator;
 }
 
 PV_EXPORT uintptr_t omp_get_default_allocator(void)
 {
+    pv_runtime_init();
     return default_allocator();
 }
 

@@ -25,6 +25,7 @@ struct pv_icv pv_initial_icv = {
     .thread_limit_var = UINT_MAX,
     .bind_var = PV_BIND_FALSE,
     .default_device_var = 0,
+    .def_allocator_var = 1, /* omp_default_mem_alloc; OMP_ALLOCATOR may change it */
 };
 
 struct pv_global_icv pv_gicv = {
@@ -480,6 +481,7 @@ static void parse_allocator(void)
         const char *q = p;
         if (eat_word(&q, allocator_names[i]) && only_ws_left(q)) {
             pv_gicv.default_allocator = i;
+            pv_initial_icv.def_allocator_var = i;
             return;
         }
     }

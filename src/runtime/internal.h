@@ -65,6 +65,7 @@ struct pv_icv {
     unsigned thread_limit_var;     /* UINT_MAX = unlimited */
     unsigned bind_var;             /* enum pv_bind */
     int default_device_var;
+    uintptr_t def_allocator_var;   /* omp_allocator_handle_t (alloc.c) */
 };
 
 /* Process-wide settings read from the environment (env.c). */

@@ -226,6 +226,18 @@ static void default_allocator(void)
     void *r;
     CHECK(pthread_create(&th, NULL, default_in_thread, (void *)omp_default_mem_alloc) == 0);
     CHECK(pthread_join(th, &r) == 0 && r == (void *)1);
+    /* def-allocator-var is an ICV of the data environment: the implicit
+     * tasks of a region start with the encountering task's value, and a
+     * change inside the region stays there. */
+    int inherited[2] = {0, 0};
+#pragma omp parallel num_threads(2)
+    {
+        int id = omp_get_thread_num();
+        inherited[id] = omp_get_default_allocator() == a;
+        omp_set_default_allocator(omp_low_lat_mem_alloc);
+    }
+    CHECK(inherited[0] && inherited[1]);
+    CHECK(omp_get_default_allocator() == a);
     omp_set_default_allocator(omp_null_allocator); /* means the default memory allocator */
     CHECK(omp_get_default_allocator() == omp_default_mem_alloc);
     omp_destroy_allocator(a);
