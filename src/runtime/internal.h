@@ -215,11 +215,33 @@ struct pv_team;
 
 /* Per-task state that tasking (task.c) extends; the implicit task of each
  * team member carries the ICVs of its data environment. */
+struct pv_taskgroup;
+struct pv_deps;
+struct pv_dep_node;
 struct pv_task {
     struct pv_icv icv;
     struct pv_task *parent;
     bool final;
     bool in_final;
+    /* Tasking state (task.c, task_internal.h).  A zeroed task is an implicit
+     * task: never freed, depth 0; pv_task_team_init fills in the rest. */
+    uint8_t kind;                   /* enum pv_task_kind */
+    uint8_t tflags;                 /* PV_TF_* */
+    unsigned depth;                 /* generations below the implicit task */
+    int priority;
+    struct pv_team *team;           /* team whose task_count counts this task */
+    void (*fn)(void *);
+    void *arg;
+    struct pv_taskgroup *taskgroup; /* innermost taskgroup (inherited at creation) */
+    _Atomic uint64_t cnt;           /* incomplete children | references << 32 */
+    _Atomic uint32_t npred;         /* unfinished predecessors (+1 while registering) */
+    _Atomic uint32_t detach;        /* PV_DETACH_* state bits */
+    struct pv_deps *deps;           /* dependence table of this task's children */
+    struct pv_dep_node *dnodes;     /* this task's own depend items */
+    unsigned ndeps;
+    unsigned nsucc, succ_cap;       /* successors (guarded by the parent's deps lock) */
+    struct pv_task **succ;
+    struct pv_task *next;           /* free-list link */
 };
 
 /* Where a thread stands. */
@@ -253,6 +275,11 @@ struct pv_thread {
      * (a thread masters at most one team per level at a time). */
     struct pv_team *team_cache[PV_TEAM_CACHE_LEVELS];
     struct pv_thread *idle_next;    /* link in the global idle list */
+    /* thread-limit-var accounting: threads beyond the root that the
+     * contention group rooted at this thread uses now (only while a limit
+     * is set), and what pv_resolve_num_threads reserved for the next fork. */
+    _Atomic unsigned cg_extra;
+    unsigned cg_reserved;
     pthread_t handle;
     pid_t tid;
     bool is_worker;
@@ -307,6 +334,8 @@ struct pv_team {
     unsigned *part_off, *part_len;
     unsigned capacity;              /* members this allocation can hold */
     struct pv_team *spare_next;     /* link in the spare-team list */
+    _Atomic unsigned *cg_extra;     /* the contention group's thread count */
+    unsigned cg_added;              /* what this team added to it */
     void *task_state;               /* task.c's per-team queues */
 };
 

@@ -298,6 +298,9 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     team->prev_task = thr->task;
     team->nested = nested;
     team->league = pv_league;
+    team->cg_extra = nested ? thr->ts.team->cg_extra : &thr->cg_extra;
+    team->cg_added = thr->cg_reserved;
+    thr->cg_reserved = 0;
     atomic_store_explicit(&team->single_seq, 0, memory_order_relaxed);
     atomic_store_explicit(&team->cancelled, 0, memory_order_relaxed);
     atomic_store_explicit(&team->ws_cancelled, 0, memory_order_relaxed);
@@ -349,6 +352,8 @@ void pv_team_end(void)
     if (!team)
         return;
     pv_barrier_wait(&team->final, team, false);
+    if (team->cg_added)
+        atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);
     thr->ts = team->prev_ts;
     thr->task = team->prev_task;
     if (thr->ts.level >= PV_TEAM_CACHE_LEVELS)
@@ -364,6 +369,11 @@ void pv_team_start_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags
 }
 
 /* --------------------------------------------------- thread count (spec) */
+
+static _Atomic unsigned *contention_group(struct pv_thread *thr)
+{
+    return thr->ts.team ? thr->ts.team->cg_extra : &thr->cg_extra;
+}
 
 unsigned pv_resolve_num_threads(unsigned requested, unsigned count)
 {
@@ -382,15 +392,18 @@ unsigned pv_resolve_num_threads(unsigned requested, unsigned count)
     }
     if (n == 0)
         n = 1;
-    /* thread-limit-var bounds the threads of the contention group; the
-     * encountering thread's team already uses team_size - 1 others. */
-    if (icv->thread_limit_var != UINT_MAX) {
-        unsigned busy = 1;
-        for (struct pv_ts *ts = &thr->ts; ts->team; ts = &ts->team->prev_ts)
-            busy += ts->team->nthreads - 1;
-        unsigned avail = icv->thread_limit_var > busy ? icv->thread_limit_var - busy + 1 : 1;
-        if (n > avail)
-            n = avail;
+    /* thread-limit-var bounds the threads of the whole contention group,
+     * sibling teams included: reserve our extra threads in its counter. */
+    if (icv->thread_limit_var != UINT_MAX && n > 1) {
+        _Atomic unsigned *cg = contention_group(thr);
+        unsigned extra = atomic_load_explicit(cg, memory_order_relaxed), want;
+        do {
+            unsigned room = icv->thread_limit_var - 1 > extra ? icv->thread_limit_var - 1 - extra : 0;
+            want = n - 1 < room ? n - 1 : room;
+        } while (!atomic_compare_exchange_weak_explicit(cg, &extra, extra + want,
+                                                        memory_order_relaxed, memory_order_relaxed));
+        n = want + 1;
+        thr->cg_reserved = want;
     }
     return n;
 }
@@ -409,11 +422,27 @@ struct pv_icv *pv_icv_for_write(void)
     return &thr->task->icv;
 }
 
+/* omp_pause_resource: outside any region, the calling thread's pooled
+ * workers and the idle nested workers exit (a later region creates fresh
+ * ones), and what the flight log holds is handed to its writer. */
 void pv_runtime_pause(void)
 {
-    /* Pooled workers stay docked (they sleep on their futex); nothing to
-     * release that a later region would not have to recreate.  What the
-     * flight log holds is handed to its writer now. */
+    struct pv_thread *thr = &pv_thr;
+    if (!thr->ts.team) {
+        for (unsigned i = 0; i < thr->pool_size; i++)
+            if (thr->pool[i])
+                assign(thr->pool[i], NULL, NULL, NULL, 0);
+        thr->pool_size = 0;
+        pthread_mutex_lock(&idle_lock);
+        struct pv_thread *idle = idle_list;
+        idle_list = NULL;
+        pthread_mutex_unlock(&idle_lock);
+        while (idle) {
+            struct pv_thread *next = idle->idle_next;
+            assign(idle, NULL, NULL, NULL, 0);
+            idle = next;
+        }
+    }
     pv_trace_flush_all();
 }
 
