@@ -59,8 +59,9 @@ def sh(cmd, **kw):
 
 # --- Running one program ----------------------------------------------------
 
-def run_program(exe, cwd, env, timeout):
-    """(status, output): status is an int exit code, 'timeout', or -signal."""
+def run_program(exe, cwd, env, timeout, on_timeout=None):
+    """(status, output): status is an int exit code, 'timeout', or -signal.
+    on_timeout(pid) runs before a timed-out process is killed."""
     p = subprocess.Popen([exe], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          start_new_session=True)
@@ -68,6 +69,8 @@ def run_program(exe, cwd, env, timeout):
         out, _ = p.communicate(timeout=timeout)
         status = p.returncode
     except subprocess.TimeoutExpired:
+        if on_timeout:
+            on_timeout(p.pid)
         try:
             os.killpg(p.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -294,10 +297,13 @@ class Runner:
         env["LD_LIBRARY_PATH"] = self.lib
         env["LD_DEBUG"] = "libs"
         env["LD_DEBUG_OUTPUT"] = os.path.join(ld, "log")
-        st, out = run_program(exe, work, env, timeout)
+        hang = []
+        st, out = run_program(exe, work, env, timeout, lambda pid: hang.append(self.stacks(pid)))
         with open(os.path.join(work, "run%s.out" % tag), "w") as f:
             f.write(out)
         why = judge(t, st, out.replace(exe, "test.exe"), timeout)
+        if st == "timeout" and hang and hang[0]:
+            why += " (" + hang[0] + ")"
         if why and isinstance(st, int) and st < 0:
             why += self.locate(exe, work, t, timeout)
         if why:
@@ -323,6 +329,35 @@ class Runner:
             if os.path.abspath(path).startswith(base):
                 return " at %s:%d%s" % (os.path.basename(path), line, self.code_near(path, line))
         return ""
+
+    def stacks(self, pid):
+        """Where a hung test is: for each thread, the test line and the
+        runtime entry point it is in (gdb attaches before the kill)."""
+        try:
+            r = subprocess.run(["gdb", "-nx", "-batch", "-p", str(pid), "-ex", "thread apply all bt"],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                               errors="replace", timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        base = os.path.join(self.src, "testsuite")
+        where = []
+        frame = re.compile(r"^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+) \(.*?\)(?: at (\S+):(\d+))?", re.M)
+        for block in re.split(r"\n(?=Thread \d+ )", r.stdout):
+            entry, inner = "", []
+            for m in frame.finditer(block):
+                fn, path, line = m.group(1), m.group(2), m.group(3)
+                if path and os.path.abspath(path).startswith(base):
+                    where.append("%s:%s%s" % (os.path.basename(path), line, " in " + entry if entry else ""))
+                    break
+                if re.match(r"(GOMP_|omp_)", fn):
+                    entry = fn
+                if path and not path.startswith(("../", "./")) and len(inner) < 3:
+                    inner.append(fn)          # runtime frames (not libc's)
+            else:
+                if inner:                     # a pool thread: no test frame
+                    where.append("thread in " + "<".join(inner))
+        uniq = sorted(set(where), key=where.index)
+        return ("stacks: " + "; ".join(uniq[:3])) if uniq else ""
 
     @staticmethod
     def code_near(path, line):
