@@ -1,79 +1,665 @@
-/* Tasks, first cut: every task is executed immediately by the encountering
- * thread (an undeferred schedule, which the specification allows), so no
- * task is ever queued and team->task_count stays zero.  The tasking issue
- * replaces this file with deferred tasks, dependences and work stealing. */
+/* Explicit tasks: creation, scheduling, completion, taskwait, taskgroup,
+ * detach and the hooks the team barrier uses.  See task_internal.h for the
+ * life of a task and docs/tasks.md for the design.
+ *
+ * Every task is tied: it runs start to end on the thread that began it.  A
+ * thread that waits (taskwait, taskgroup end, dependences of an undeferred
+ * task, an undeferred task's detach event) runs ready descendants of the
+ * task it is in meanwhile, and otherwise sleeps on the team's `work` word,
+ * which creators and completers bump when somebody is idle there. */
+#include <stdlib.h>
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "runtime/task_internal.h"
+
+/* ----------------------------------------------------------- allocation */
+
+/* Task blocks of one size class are recycled through a per-thread cache;
+ * larger ones (big firstprivate data, many depend items) use malloc. */
+#define TASK_BLOCK 448u
+#define TASK_CACHE_MAX 128u
+
+static __thread struct pv_task *cache_list __attribute__((tls_model("initial-exec")));
+static __thread unsigned cache_len __attribute__((tls_model("initial-exec")));
+
+static struct pv_task *task_alloc(size_t extra)
+{
+    size_t size = sizeof(struct pv_task) + extra;
+    struct pv_task *t;
+    if (size <= TASK_BLOCK) {
+        t = cache_list;
+        if (t) {
+            cache_list = t->next;
+            cache_len--;
+        } else {
+            t = pv_malloc(TASK_BLOCK);
+        }
+        t->tflags = PV_TF_CACHED;
+    } else {
+        t = pv_malloc(size);
+        t->tflags = 0;
+    }
+    return t;
+}
+
+static void task_free(struct pv_task *t)
+{
+    if (t->deps)
+        pv_deps_free(t->deps);
+    free(t->succ);
+    if ((t->tflags & PV_TF_CACHED) && cache_len < TASK_CACHE_MAX) {
+        t->next = cache_list;
+        cache_list = t;
+        cache_len++;
+    } else {
+        free(t);
+    }
+}
+
+/* References on a parent are counted only for heap parents: implicit tasks
+ * are never freed (and are reinitialised at the next fork), stack tasks
+ * never have deferred children. */
+static inline uint64_t parent_ref(const struct pv_task *p)
+{
+    return p && p->kind == PV_TASK_HEAP ? PV_TASK_REF : 0;
+}
+
+/* t is complete and unreferenced: free it and drop the reference it held on
+ * its parent, and so on up while ancestors become free too. */
+static void task_free_chain(struct pv_task *t)
+{
+    for (;;) {
+        struct pv_task *p = t->parent;
+        task_free(t);
+        if (!parent_ref(p))
+            return;
+        if (atomic_fetch_sub_explicit(&p->cnt, PV_TASK_REF, memory_order_acq_rel) != PV_TASK_REF)
+            return;
+        t = p;
+    }
+}
+
+/* Drop a task's own reference. */
+static void task_unref(struct pv_task *t)
+{
+    if (atomic_fetch_sub_explicit(&t->cnt, PV_TASK_REF, memory_order_acq_rel) == PV_TASK_REF)
+        task_free_chain(t);
+}
+
+/* ------------------------------------------------------------ team state */
 
 void pv_task_team_init(struct pv_team *team)
 {
-    (void)team;
+    struct pv_tstate *ts = team->task_state;
+    if (!ts) {
+        ts = pv_aligned_alloc(PV_CACHELINE, sizeof *ts);
+        memset(ts, 0, sizeof *ts);
+        ts->cap = team->capacity;
+        ts->q = pv_aligned_alloc(PV_CACHELINE, ts->cap * sizeof *ts->q);
+        memset(ts->q, 0, ts->cap * sizeof *ts->q);
+        ts->impl_deps = pv_calloc(ts->cap, sizeof *ts->impl_deps);
+        pv_tq_init(ts);
+        team->task_state = ts;
+    }
+    for (unsigned i = 0; i < team->nthreads; i++) {
+        struct pv_task *t = &team->implicit[i];
+        t->team = team;
+        t->deps = ts->impl_deps[i];
+    }
+}
+
+struct pv_task *pv_task_current(void)
+{
+    if (!pv_thr.task)
+        pv_icv_for_write();
+    return pv_thr.task;
+}
+
+/* Process-wide wait word for task waits outside any team (detach). */
+static pv_futex_t orphan_work;
+
+void pv_task_notify(struct pv_team *team)
+{
+    pv_futex_t *f = team ? &((struct pv_tstate *)team->task_state)->work : &orphan_work;
+    atomic_fetch_add_explicit(&f->word, 1, memory_order_seq_cst);
+    pv_wake(f);
+}
+
+/* ------------------------------------------------------------- queueing */
+
+static void task_queue(struct pv_team *team, struct pv_task *t)
+{
+    struct pv_tstate *ts = team->task_state;
+    struct pv_thread *thr = &pv_thr;
+    if (t->priority > 0 || thr->ts.team != team)
+        pv_tq_push_shared(ts, t);
+    else
+        pv_tq_push(&ts->q[thr->ts.team_id], t);
+    /* The task is in a queue; now look for waiters (Dekker with their
+     * seq_cst announcement and fence before they look at the queues). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&ts->idle, memory_order_relaxed) != 0)
+        pv_task_notify(team);
+    pv_barrier_tasks_changed(team);
+}
+
+void pv_task_pred_done(struct pv_task *t)
+{
+    /* Read before the decrement: a waiter may leave as soon as it sees 0. */
+    bool waiter = (t->tflags & PV_TF_WAITER) != 0;
+    struct pv_team *team = t->team;
+    if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
+        return;
+    if (waiter)
+        pv_task_notify_if_idle(team);
+    else
+        task_queue(team, t);
+}
+
+/* ------------------------------------------------------------ completion */
+
+static inline bool taskgroup_cancelled(const struct pv_taskgroup *tg)
+{
+    return tg && (atomic_load_explicit(&tg->cancelled, memory_order_relaxed) ||
+                  (tg->workshare && tg->prev &&
+                   atomic_load_explicit(&tg->prev->cancelled, memory_order_relaxed)));
+}
+
+bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent)
+{
+    return atomic_load_explicit(&team->cancelled, memory_order_relaxed) ||
+           taskgroup_cancelled(parent->taskgroup);
+}
+
+/* A deferred task is complete (body done, event fulfilled or cancelled).
+ * With `keep`, the task keeps its own reference (a cancelled detached task
+ * whose event may still be fulfilled later). */
+static void task_complete(struct pv_task *t, bool keep)
+{
+    struct pv_team *team = t->team;
+    if (t->ndeps)
+        pv_deps_release(t);
+    struct pv_taskgroup *tg = t->taskgroup;
+    if (tg && atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
+        pv_task_notify_if_idle(team);
+    struct pv_task *p = t->parent;
+    uint64_t drop = 1;
+    if (!keep && atomic_fetch_sub_explicit(&t->cnt, PV_TASK_REF, memory_order_acq_rel) ==
+                     PV_TASK_REF) {
+        /* Nothing below t: free it now and give back its reference too. */
+        task_free(t);
+        drop += parent_ref(p);
+    }
+    uint64_t left = atomic_fetch_sub_explicit(&p->cnt, drop, memory_order_seq_cst) - drop;
+    if (PV_TASK_PENDING(left) == 0)
+        pv_task_notify_if_idle(team);
+    if (left == 0 && p->kind == PV_TASK_HEAP)
+        task_free_chain(p);
+    /* Last: once task_count is 0 a barrier may end and the team be reused. */
+    if (atomic_fetch_sub_explicit(&team->task_count, 1, memory_order_seq_cst) == 1)
+        pv_barrier_tasks_changed(team);
+}
+
+static void task_run(struct pv_thread *thr, struct pv_task *t)
+{
+    bool skip = pv_unlikely(pv_gicv.cancel_var) && !(t->tflags & PV_TF_COPIED) &&
+                (atomic_load_explicit(&t->team->cancelled, memory_order_relaxed) ||
+                 taskgroup_cancelled(t->taskgroup));
+    if (!skip) {
+        struct pv_task *prev = thr->task;
+        thr->task = t;
+        t->fn(t->arg);
+        thr->task = prev;
+    }
+    if (t->tflags & PV_TF_DETACH) {
+        if (skip) {
+            /* Cancelled: complete now, but keep the block until the event
+             * is fulfilled (the program still holds the handle). */
+            task_complete(t, true);
+            uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_COMPLETED,
+                                                    memory_order_acq_rel);
+            if (old & PV_DETACH_FULFILLED)
+                task_unref(t);
+            return;
+        }
+        uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_BODY_DONE,
+                                                memory_order_acq_rel);
+        if (!(old & PV_DETACH_FULFILLED))
+            return; /* omp_fulfill_event completes it */
+    }
+    task_complete(t, false);
+}
+
+/* --------------------------------------------------------------- waiting */
+
+typedef bool (*wait_done_fn)(const void *);
+
+/* Run ready descendants of `under` until done(arg); sleep when there are none. */
+static void wait_until(struct pv_team *team, const struct pv_task *under, wait_done_fn done,
+                       const void *arg)
+{
+    struct pv_thread *thr = &pv_thr;
+    if (!team) {
+        /* No queues: somebody else will make done() true. */
+        while (!done(arg)) {
+            uint32_t snap = atomic_load_explicit(&orphan_work.word, memory_order_seq_cst);
+            if (done(arg))
+                break;
+            pv_wait_while_eq(&orphan_work, snap);
+        }
+        return;
+    }
+    struct pv_tstate *ts = team->task_state;
+    unsigned me = thr->ts.team_id, n = team->nthreads;
+    for (;;) {
+        if (done(arg))
+            return;
+        struct pv_task *t = pv_tq_take(ts, me, n, under);
+        if (t) {
+            task_run(thr, t);
+            continue;
+        }
+        /* Announce, then look once more: whoever makes work or completes
+         * something after our look sees `idle` and bumps `work`. */
+        atomic_fetch_add_explicit(&ts->idle, 1, memory_order_seq_cst);
+        atomic_thread_fence(memory_order_seq_cst);
+        uint32_t snap = atomic_load_explicit(&ts->work.word, memory_order_seq_cst);
+        if (!done(arg) && !(t = pv_tq_take(ts, me, n, under)))
+            pv_wait_while_eq(&ts->work, snap);
+        atomic_fetch_sub_explicit(&ts->idle, 1, memory_order_relaxed);
+        if (t)
+            task_run(thr, t);
+    }
+}
+
+static bool children_done(const void *arg)
+{
+    const struct pv_task *t = arg;
+    return PV_TASK_PENDING(atomic_load_explicit(&t->cnt, memory_order_seq_cst)) == 0;
+}
+
+static bool group_done(const void *arg)
+{
+    const struct pv_taskgroup *tg = arg;
+    return atomic_load_explicit(&tg->pending, memory_order_seq_cst) == 0;
+}
+
+static bool preds_done(const void *arg)
+{
+    const struct pv_task *t = arg;
+    return atomic_load_explicit(&t->npred, memory_order_seq_cst) == 0;
+}
+
+static bool event_fulfilled(const void *arg)
+{
+    const struct pv_task *t = arg;
+    return (atomic_load_explicit(&t->detach, memory_order_seq_cst) & PV_DETACH_FULFILLED) != 0;
 }
 
 bool pv_task_run_pending(struct pv_team *team)
 {
-    (void)team;
-    return false;
+    struct pv_thread *thr = &pv_thr;
+    struct pv_tstate *ts = team->task_state;
+    /* Pairs with the fence of a creator between queueing and looking at the
+     * barrier's arrival counters. */
+    atomic_thread_fence(memory_order_seq_cst);
+    bool ran = false;
+    struct pv_task *t;
+    while ((t = pv_tq_take(ts, thr->ts.team_id, team->nthreads, NULL))) {
+        task_run(thr, t);
+        ran = true;
+    }
+    return ran;
 }
 
-bool pv_taskgroup_cancel(bool query_only)
+/* -------------------------------------------------------------- creation */
+
+static void task_init(struct pv_task *t, struct pv_task *parent, struct pv_team *team,
+                      const struct pv_task_args *a)
 {
-    (void)query_only;
-    return false;
+    t->icv = parent ? parent->icv : pv_initial_icv;
+    t->parent = parent;
+    t->final = (a->flags & PV_GTF_FINAL) || (parent && parent->final);
+    t->in_final = t->final;
+    t->depth = parent ? parent->depth + 1 : 1;
+    t->priority = a->priority;
+    t->team = team;
+    t->fn = a->fn;
+    t->arg = NULL;
+    t->taskgroup = parent ? parent->taskgroup : NULL;
+    atomic_init(&t->cnt, PV_TASK_REF);
+    atomic_init(&t->npred, 1);
+    atomic_init(&t->detach, 0);
+    t->deps = NULL;
+    t->dnodes = NULL;
+    t->ndeps = 0;
+    t->nsucc = t->succ_cap = 0;
+    t->succ = NULL;
+    t->next = NULL;
 }
 
-/* GOMP_task flag bits as gcc 12 passes them. */
-enum {
-    PV_TASK_FLAG_UNTIED = 1,
-    PV_TASK_FLAG_FINAL = 2,
-    PV_TASK_FLAG_MERGEABLE = 4,
-    PV_TASK_FLAG_DEPEND = 8,
-    PV_TASK_FLAG_PRIORITY = 32,
-    PV_TASK_FLAG_DETACH = 512,
-};
+/* Where the firstprivate block goes inside a task block. */
+static inline char *align_up(char *p, long align)
+{
+    return (char *)(((uintptr_t)p + (uintptr_t)align - 1) & ~((uintptr_t)align - 1));
+}
+
+static inline void set_bounds(const struct pv_task_args *a, void *arg)
+{
+    if (a->bounds) {
+        ((uint64_t *)arg)[0] = a->lo;
+        ((uint64_t *)arg)[1] = a->hi;
+    }
+}
+
+/* Publish the event handle of a detached task. */
+static inline void set_event(const struct pv_task_args *a, struct pv_task *t)
+{
+    if (a->flags & PV_GTF_DETACH) {
+        t->tflags |= PV_TF_DETACH;
+        *(void **)a->detach = t;
+        /* gcc passes the event variable as the first firstprivate word. */
+        if (a->data)
+            *(void **)a->data = t;
+    }
+}
+
+/* The body of an undeferred task, with its firstprivate block in this frame. */
+static void run_body(const struct pv_task_args *a)
+{
+    if (a->in_place) {
+        set_bounds(a, a->data);
+        a->fn(a->data);
+    } else if (a->cpyfn || a->bounds) {
+        char buf[a->arg_size + a->arg_align - 1];
+        char *arg = align_up(buf, a->arg_align);
+        if (a->cpyfn)
+            a->cpyfn(arg, a->data);
+        else
+            memcpy(arg, a->data, a->arg_size);
+        set_bounds(a, arg);
+        a->fn(arg);
+    } else {
+        a->fn(a->data);
+    }
+}
+
+/* Run fn in a task that lives in this frame: no team, or an included task
+ * of a final task.  Nothing it creates can be deferred. */
+static void run_included(const struct pv_task_args *a)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_task *parent = thr->task;
+    struct pv_task t;
+    task_init(&t, parent, thr->ts.team, a);
+    t.kind = PV_TASK_STACK;
+    t.tflags = PV_TF_UNDEFERRED;
+    set_event(a, &t);
+    thr->task = &t;
+    run_body(a);
+    thr->task = parent;
+    if (t.tflags & PV_TF_DETACH)
+        wait_until(t.team, parent, event_fulfilled, &t);
+    if (t.deps)
+        pv_deps_free(t.deps);
+}
+
+/* An undeferred task in a team: it may create deferred children that
+ * outlive it, so it lives in a task block.  With dependences it first waits
+ * for its predecessors. */
+static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_task *parent = thr->task;
+    size_t ndeps = 0;
+    if ((a->flags & PV_GTF_DEPEND) && !pv_deps_empty(parent->deps))
+        ndeps = pv_deps_count(a->depend);
+    struct pv_task *t = task_alloc(ndeps * sizeof(struct pv_dep_node));
+    task_init(t, parent, team, a);
+    t->kind = PV_TASK_HEAP;
+    t->tflags |= PV_TF_UNDEFERRED | PV_TF_WAITER;
+    set_event(a, t);
+    if (ndeps) {
+        t->dnodes = (struct pv_dep_node *)(t + 1);
+        pv_deps_register(parent, t, a->depend);
+        if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
+            wait_until(team, parent, preds_done, t);
+    }
+    thr->task = t;
+    run_body(a);
+    thr->task = parent;
+    if (t->tflags & PV_TF_DETACH)
+        wait_until(team, parent, event_fulfilled, t);
+    if (t->ndeps)
+        pv_deps_release(t);
+    /* Children still alive keep t, and t keeps its parent. */
+    if (atomic_load_explicit(&t->cnt, memory_order_acquire) == PV_TASK_REF) {
+        task_free(t);
+        return;
+    }
+    if (parent_ref(parent))
+        atomic_fetch_add_explicit(&parent->cnt, PV_TASK_REF, memory_order_relaxed);
+    task_unref(t);
+}
+
+static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_task *parent = thr->task;
+    size_t ndeps = (a->flags & PV_GTF_DEPEND) ? pv_deps_count(a->depend) : 0;
+    size_t dsize = ndeps * sizeof(struct pv_dep_node);
+    struct pv_task *t = task_alloc(dsize + (size_t)a->arg_size + (size_t)a->arg_align - 1);
+    task_init(t, parent, team, a);
+    t->kind = PV_TASK_HEAP;
+    t->dnodes = (struct pv_dep_node *)(t + 1);
+    char *arg = align_up((char *)(t + 1) + dsize, a->arg_align);
+    t->arg = arg;
+    set_event(a, t);
+    if (a->cpyfn) {
+        thr->task = t;
+        a->cpyfn(arg, a->data);
+        thr->task = parent;
+        t->tflags |= PV_TF_COPIED;
+    } else {
+        memcpy(arg, a->data, a->arg_size);
+    }
+    set_bounds(a, arg);
+
+    /* Count it everywhere before anybody can see it. */
+    atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
+    if (t->taskgroup)
+        atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&team->task_count, 1, memory_order_seq_cst);
+
+    if (ndeps) {
+        if (!parent->deps) {
+            parent->deps = pv_deps_new();
+            if (parent->kind == PV_TASK_IMPLICIT && parent->team == team)
+                ((struct pv_tstate *)team->task_state)->impl_deps[thr->ts.team_id] = parent->deps;
+        }
+        pv_deps_register(parent, t, a->depend);
+        if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
+            return; /* the last predecessor queues it */
+    } else {
+        atomic_store_explicit(&t->npred, 0, memory_order_relaxed);
+    }
+    task_queue(team, t);
+}
+
+void pv_task_spawn(const struct pv_task_args *a, bool deferrable)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_team *team = thr->ts.team;
+    struct pv_task *parent = thr->task;
+    if (!team || !parent || parent->final) {
+        run_included(a);
+        return;
+    }
+    if (deferrable && !(a->flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) && pv_task_throttled(team, 0))
+        deferrable = false;
+    if (deferrable)
+        spawn_deferred(team, a);
+    else
+        run_undeferred(team, a);
+}
+
+/* -------------------------------------------------------------- the ABI */
+
+static inline int bound_priority(int priority)
+{
+    if (priority < 0)
+        return 0;
+    return priority > pv_gicv.max_task_priority_var ? pv_gicv.max_task_priority_var : priority;
+}
 
 PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                          long arg_size, long arg_align, bool if_clause, unsigned flags,
                          void **depend, int priority, void *detach)
 {
-    (void)if_clause;
-    (void)depend;
-    (void)priority;
-    if (flags & PV_TASK_FLAG_DETACH)
-        pv_unsupported("GOMP_task with detach");
     struct pv_thread *thr = &pv_thr;
-    struct pv_task task;
-    memset(&task, 0, sizeof task);
-    struct pv_task *parent = thr->task;
-    task.icv = *pv_icv_get();
-    task.parent = parent;
-    task.final = (flags & PV_TASK_FLAG_FINAL) || (parent && parent->final);
-    (void)detach;
-    thr->task = &task;
-    if (cpyfn) {
-        char buf[arg_size + arg_align - 1];
-        char *arg = (char *)(((uintptr_t)buf + arg_align - 1) & ~(uintptr_t)(arg_align - 1));
-        cpyfn(arg, data);
-        fn(arg);
-    } else {
-        fn(data);
-    }
-    thr->task = parent;
+    struct pv_team *team = thr->ts.team;
+    if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, thr->task))
+        return;
+    struct pv_task_args a = {
+        .fn = fn,
+        .data = data,
+        .cpyfn = cpyfn,
+        .arg_size = arg_size,
+        .arg_align = arg_align > 0 ? arg_align : 1,
+        .flags = flags,
+        .priority = (flags & PV_GTF_PRIORITY) ? bound_priority(priority) : 0,
+        .depend = depend,
+        .detach = detach,
+    };
+    pv_task_spawn(&a, if_clause);
 }
 
 PV_EXPORT void GOMP_taskwait(void)
 {
+    struct pv_thread *thr = &pv_thr;
+    struct pv_task *t = thr->task;
+    if (!thr->ts.team || !t || children_done(t))
+        return;
+    wait_until(thr->ts.team, t, children_done, t);
+}
+
+/* taskwait with depend: as if an included, empty task with those
+ * dependences ran here. */
+PV_EXPORT void GOMP_taskwait_depend(void **depend)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_team *team = thr->ts.team;
+    struct pv_task *parent = thr->task;
+    if (!team || !parent || pv_deps_empty(parent->deps))
+        return;
+    if (pv_unlikely(pv_gicv.cancel_var) && pv_task_creation_cancelled(team, parent))
+        return;
+    size_t ndeps = pv_deps_count(depend);
+    struct pv_dep_node stack_nodes[ndeps <= 16 ? ndeps : 1];
+    struct pv_dep_node *nodes = ndeps <= 16 ? stack_nodes : pv_malloc(ndeps * sizeof *nodes);
+    struct pv_task_args a = {.flags = PV_GTF_DEPEND};
+    struct pv_task w;
+    task_init(&w, parent, team, &a);
+    w.kind = PV_TASK_STACK;
+    w.tflags = PV_TF_WAITER | PV_TF_UNDEFERRED;
+    w.dnodes = nodes;
+    pv_deps_register(parent, &w, depend);
+    if (atomic_fetch_sub_explicit(&w.npred, 1, memory_order_seq_cst) != 1)
+        wait_until(team, parent, preds_done, &w);
+    if (w.ndeps)
+        pv_deps_release(&w);
+    if (nodes != stack_nodes)
+        free(nodes);
 }
 
 PV_EXPORT void GOMP_taskyield(void)
 {
+    /* Every task is tied and runs to its end; nothing to give way to that
+     * the waiting points do not already run. */
+}
+
+/* ------------------------------------------------------------- taskgroup */
+
+struct pv_taskgroup *pv_taskgroup_new(struct pv_taskgroup *prev)
+{
+    struct pv_taskgroup *tg = pv_malloc(sizeof *tg);
+    tg->prev = prev;
+    atomic_init(&tg->pending, 0);
+    atomic_init(&tg->cancelled, false);
+    tg->workshare = false;
+    tg->reductions = prev ? prev->reductions : NULL;
+    return tg;
+}
+
+void pv_taskgroup_start(void)
+{
+    struct pv_task *t = pv_task_current();
+    t->taskgroup = pv_taskgroup_new(t->taskgroup);
 }
 
 PV_EXPORT void GOMP_taskgroup_start(void)
 {
+    pv_taskgroup_start();
+}
+
+void pv_taskgroup_end(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_task *t = thr->task;
+    struct pv_taskgroup *tg = t ? t->taskgroup : NULL;
+    if (!tg)
+        return;
+    if (!group_done(tg))
+        wait_until(thr->ts.team, t, group_done, tg);
+    t->taskgroup = tg->prev;
+    free(tg);
 }
 
 PV_EXPORT void GOMP_taskgroup_end(void)
 {
+    pv_taskgroup_end();
+}
+
+/* Cancellation of the innermost taskgroup (called by GOMP_cancel and
+ * GOMP_cancellation_point in parallel.c). */
+bool pv_taskgroup_cancel(bool query_only)
+{
+    struct pv_task *t = pv_thr.task;
+    struct pv_taskgroup *tg = t ? t->taskgroup : NULL;
+    if (!tg)
+        return false;
+    if (query_only)
+        return taskgroup_cancelled(tg);
+    if (tg->workshare && tg->prev)
+        tg = tg->prev;
+    atomic_store_explicit(&tg->cancelled, true, memory_order_relaxed);
+    return true;
+}
+
+/* ---------------------------------------------------------------- detach */
+
+PV_EXPORT void omp_fulfill_event(uintptr_t event)
+{
+    struct pv_task *t = (struct pv_task *)event;
+    if (!t)
+        pv_fatal("omp_fulfill_event: invalid event handle");
+    struct pv_team *team = t->team;
+    if (t->tflags & PV_TF_UNDEFERRED) {
+        /* The encountering thread waits for this bit, then frees t. */
+        uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_FULFILLED,
+                                                memory_order_seq_cst);
+        if (old & PV_DETACH_FULFILLED)
+            pv_fatal("omp_fulfill_event: event %p already fulfilled", (void *)t);
+        pv_task_notify_if_idle(team);
+        return;
+    }
+    uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_FULFILLED, memory_order_acq_rel);
+    if (old & PV_DETACH_FULFILLED)
+        pv_fatal("omp_fulfill_event: event %p already fulfilled", (void *)t);
+    if (old & PV_DETACH_COMPLETED) {
+        task_unref(t); /* completed while cancelled: only its own reference is left */
+        return;
+    }
+    if (old & PV_DETACH_BODY_DONE)
+        task_complete(t, false);
 }

@@ -1,0 +1,214 @@
+/* Tasking internals shared by task.c, task_queue.c, task_depend.c,
+ * taskloop.c and task_reduction.c.  See docs/tasks.md for the design.
+ *
+ * Life of an explicit task (struct pv_task, fields in internal.h):
+ *   - created by the thread that runs its parent; counted in the parent's
+ *     `cnt` (one incomplete child and one reference), in its taskgroup's
+ *     `pending` and in team->task_count before anybody else can see it;
+ *   - ready when its dependences are met (`npred` reaches zero), then queued
+ *     on the creating (or releasing) thread's deque, or on the team's shared
+ *     priority queue;
+ *   - completed when its body returned and, with detach, its event was
+ *     fulfilled: successors released, taskgroup and parent counts dropped,
+ *     team->task_count decremented last;
+ *   - freed when it is complete and none of its children still holds a
+ *     reference, so that a task's ancestors stay readable while it lives
+ *     (the tied-task scheduling check walks up the parent chain).
+ */
+#ifndef PV_RUNTIME_TASK_INTERNAL_H
+#define PV_RUNTIME_TASK_INTERNAL_H
+
+#include "runtime/internal.h"
+
+/* GOMP_task / GOMP_taskloop flag bits, as gcc 12 passes them. */
+enum {
+    PV_GTF_UNTIED = 1u << 0,
+    PV_GTF_FINAL = 1u << 1,
+    PV_GTF_MERGEABLE = 1u << 2,
+    PV_GTF_DEPEND = 1u << 3,
+    PV_GTF_PRIORITY = 1u << 4,
+    PV_GTF_UP = 1u << 8,          /* taskloop_ull: the loop counts up */
+    PV_GTF_GRAINSIZE = 1u << 9,   /* taskloop: num_tasks argument is a grainsize */
+    PV_GTF_IF = 1u << 10,         /* taskloop: if clause true (or absent) */
+    PV_GTF_NOGROUP = 1u << 11,
+    PV_GTF_REDUCTION = 1u << 12,
+    PV_GTF_DETACH = 1u << 13,
+    PV_GTF_STRICT = 1u << 14,     /* taskloop: strict grainsize */
+};
+
+/* Dependence kinds of omp_depend_t objects (gcc encodes in..mutexinoutset as
+ * 1..4; 5 is inoutset, which gcc 13 emits and we accept). */
+enum {
+    PV_DEP_IN = 1,
+    PV_DEP_OUT = 2,
+    PV_DEP_INOUT = 3,
+    PV_DEP_MUTEXINOUTSET = 4,
+    PV_DEP_INOUTSET = 5,
+};
+
+enum pv_task_kind {
+    PV_TASK_IMPLICIT = 0, /* team->implicit[i] or a thread's initial task */
+    PV_TASK_HEAP = 1,     /* freed when complete and unreferenced */
+    PV_TASK_STACK = 2,    /* lives in a caller's frame (included tasks, waiters) */
+};
+
+enum {
+    PV_TF_CACHED = 1u << 0,     /* block from the per-thread task cache */
+    PV_TF_WAITER = 1u << 1,     /* dependences met: wake the creator, do not queue */
+    PV_TF_COPIED = 1u << 2,     /* copy constructors ran: never skip the body */
+    PV_TF_DETACH = 1u << 3,     /* has a detach event */
+    PV_TF_UNDEFERRED = 1u << 4, /* runs inline in the encountering task */
+};
+
+/* task->detach state bits. */
+enum {
+    PV_DETACH_BODY_DONE = 1u,
+    PV_DETACH_FULFILLED = 2u,
+    PV_DETACH_COMPLETED = 4u,   /* completed without waiting (cancelled) */
+};
+
+#define PV_TASK_REF ((uint64_t)1 << 32)
+#define PV_TASK_PENDING(c) ((uint32_t)(c))
+
+struct pv_taskgroup {
+    struct pv_taskgroup *prev;
+    _Atomic uint32_t pending;     /* tasks of the group not completed yet */
+    _Atomic bool cancelled;
+    bool workshare;               /* opened by a worksharing construct's task reduction */
+    uintptr_t *reductions;        /* registered task reductions (task_reduction.c) */
+};
+
+/* One thread's deque: the owner pushes and pops at `tail` (newest first),
+ * thieves take at `head` (oldest first).  Every change is made under `lock`
+ * (a short critical section); head/tail are atomics so that an empty deque
+ * can be skipped without taking the lock. */
+struct pv_tq {
+    _Alignas(PV_CACHELINE) _Atomic uint32_t lock;
+    _Atomic uint32_t head, tail;
+    uint32_t mask;
+    struct pv_task **buf;
+};
+
+struct pv_prio_item {
+    int priority;
+    uint64_t seq;
+    struct pv_task *task;
+};
+
+/* Per-team tasking state (team->task_state), allocated once per team object. */
+struct pv_tstate {
+    unsigned cap;                     /* members this state can serve */
+    struct pv_tq *q;                  /* one deque per member */
+    struct pv_deps **impl_deps;       /* dependence tables of the implicit tasks, kept */
+    uintptr_t *ws_red[PV_WS_SLOTS];   /* first thread's task reductions per ws slot */
+
+    /* Threads waiting in taskwait / taskgroup / dependences / detach sleep on
+     * `work`; anybody who makes work or completes something bumps it when
+     * `idle` is non-zero. */
+    _Alignas(PV_CACHELINE) pv_futex_t work;
+    _Atomic uint32_t idle;
+
+    /* Shared queue: prioritised tasks and tasks made ready by threads outside
+     * the team (a binary heap, highest priority first, FIFO among equals). */
+    _Alignas(PV_CACHELINE) _Atomic uint32_t shared_lock;
+    _Atomic uint32_t nshared;
+    uint64_t shared_seq;
+    struct pv_prio_item *heap;
+    unsigned heap_cap;
+};
+
+/* -------------------------------------------------------------- task.c */
+/* Bump the team's (or, without a team, the process's) task-wait word. */
+void pv_task_notify(struct pv_team *team);
+static inline void pv_task_notify_if_idle(struct pv_team *team)
+{
+    struct pv_tstate *ts = team ? team->task_state : NULL;
+    /* seq_cst: pairs with the waiter's seq_cst increment of `idle`. */
+    if (!ts || atomic_load_explicit(&ts->idle, memory_order_seq_cst) != 0)
+        pv_task_notify(team);
+}
+/* A predecessor of t finished (task_depend.c calls it for each successor). */
+void pv_task_pred_done(struct pv_task *t);
+/* The current task, creating the initial thread's task if needed. */
+struct pv_task *pv_task_current(void);
+
+/* Task creation parameters shared by GOMP_task and GOMP_taskloop. */
+struct pv_task_args {
+    void (*fn)(void *);
+    void *data;
+    void (*cpyfn)(void *, void *);
+    long arg_size, arg_align;
+    unsigned flags;               /* PV_GTF_* */
+    int priority;                 /* already bounded */
+    void **depend;
+    void *detach;
+    bool bounds;                  /* taskloop: store lo, hi in the first two words */
+    bool in_place;                /* undeferred: data is already the task's own copy */
+    uint64_t lo, hi;
+};
+/* Create and queue (or run, when it cannot be deferred) one task. */
+void pv_task_spawn(const struct pv_task_args *a, bool deferrable);
+/* True when new tasks of the current task must be discarded (cancellation). */
+bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent);
+/* The throttle: the team holds so many tasks that new ones run at once. */
+static inline bool pv_task_throttled(struct pv_team *team, unsigned more)
+{
+    return atomic_load_explicit(&team->task_count, memory_order_relaxed) + more >
+           64u * team->nthreads;
+}
+
+/* Taskgroups (task.c): the bodies of GOMP_taskgroup_start/end. */
+struct pv_taskgroup *pv_taskgroup_new(struct pv_taskgroup *prev);
+void pv_taskgroup_start(void);
+void pv_taskgroup_end(void);
+
+/* ------------------------------------------------------- task_queue.c */
+void pv_tq_init(struct pv_tstate *ts);
+void pv_tq_push(struct pv_tq *q, struct pv_task *t);
+void pv_tq_push_shared(struct pv_tstate *ts, struct pv_task *t);
+/* Take a ready task for thread `me` of an n-thread team: shared queue, own
+ * deque, then the others'.  With `under` non-NULL only descendants of
+ * `under` are taken (the tied-task scheduling constraint). */
+struct pv_task *pv_tq_take(struct pv_tstate *ts, unsigned me, unsigned n,
+                           const struct pv_task *under);
+
+/* True when x is `anc` or one of its descendants.  Safe on a live x: every
+ * task keeps its ancestors allocated. */
+static inline bool pv_task_descends(const struct pv_task *x, const struct pv_task *anc)
+{
+    unsigned d = anc->depth;
+    while (x->depth > d)
+        x = x->parent;
+    return x == anc;
+}
+
+/* ------------------------------------------------------ task_depend.c */
+struct pv_dep_entry;
+struct pv_dep_node {
+    struct pv_dep_node *next, *prev;
+    struct pv_dep_entry *entry;   /* NULL when not in a list */
+    struct pv_task *task;
+    uint8_t list;                 /* 0 none, 1 current group, 2 previous group */
+};
+/* Number of depend items in a GOMP depend array. */
+size_t pv_deps_count(void **depend);
+struct pv_deps *pv_deps_new(void);
+void pv_deps_free(struct pv_deps *d);
+bool pv_deps_empty(const struct pv_deps *d);
+/* Register t (child of parent, t->dnodes has room for pv_deps_count items)
+ * in the parent's table; adds one to t->npred per unfinished predecessor. */
+void pv_deps_register(struct pv_task *parent, struct pv_task *t, void **depend);
+/* t completed: leave the table and release the successors. */
+void pv_deps_release(struct pv_task *t);
+
+/* --------------------------------------------------- task_reduction.c */
+/* Body of GOMP_taskgroup_reduction_register. */
+void pv_taskgroup_reduction_register(uintptr_t *data);
+
+/* Task reductions of a worksharing construct (loop, sections, scope): call
+ * right after pv_ws_start() returned `first`, and for the first thread before
+ * pv_ws_init_done().  Opens the construct's taskgroup and registers
+ * `reductions` in it (the other threads share the first thread's memory). */
+void pv_task_ws_reductions(uintptr_t *reductions, bool first);
+
+#endif
