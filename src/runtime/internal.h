@@ -262,6 +262,9 @@ struct pv_ts {
 struct pv_thread {
     struct pv_ts ts;
     struct pv_task *task;           /* current task (implicit or explicit) */
+    /* The initial task of a thread that is not a team member (its ICVs once
+     * it changes one; pv_icv_for_write points `task` here). */
+    struct pv_task initial_task;
 
     /* The pool: a docked worker waits on `dock` for its next assignment. */
     pv_futex_t dock;

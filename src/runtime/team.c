@@ -59,6 +59,7 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     }
     thr->task = &team->implicit[id];
     pv_league = team->league;
+    pv_affinity_display_thread();
 
     fn(data);
 
@@ -343,6 +344,7 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
         thr->ts.part_len = team->part_len[0];
     }
     thr->task = &team->implicit[0];
+    pv_affinity_display_thread();
 }
 
 void pv_team_end(void)
@@ -415,9 +417,8 @@ struct pv_icv *pv_icv_for_write(void)
     struct pv_thread *thr = &pv_thr;
     if (!thr->task) {
         /* The initial task of this thread gets its own data environment. */
-        struct pv_task *t = pv_calloc(1, sizeof *t);
-        t->icv = pv_initial_icv;
-        thr->task = t;
+        thr->initial_task.icv = pv_initial_icv;
+        thr->task = &thr->initial_task;
     }
     return &thr->task->icv;
 }

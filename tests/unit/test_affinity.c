@@ -102,15 +102,15 @@ static int child_bind(void)
 
 static int child_display(void)
 {
+    /* The bodies must not be empty: gcc drops an empty parallel region. */
+    static volatile int sink;
     for (int r = 0; r < 3; r++) {
 #pragma omp parallel num_threads(2)
-        {
-        }
+        sink = omp_get_thread_num();
     }
 #pragma omp parallel num_threads(1)
-    {
-    }
-    return 0;
+    sink = omp_get_thread_num();
+    return sink;
 }
 
 static int child_bad_format(const char *fmt)
