@@ -1,0 +1,23 @@
+/* omp_control_tool (OpenMP 5.1, 3.14): the program talks to the tool.
+ * Not part of libgomp 12's ABI; pvomp exports it in its own node
+ * (PVOMP_1.0), where an unversioned reference binds to it. */
+#include <stdint.h>
+
+#include "ompt/tool.h"
+#include "runtime/internal.h"
+
+enum {
+    PV_CONTROL_TOOL_NOTOOL = -2,      /* omp_control_tool_notool */
+    PV_CONTROL_TOOL_NOCALLBACK = -1,  /* omp_control_tool_nocallback */
+};
+
+PV_EXPORT int omp_control_tool(int command, int modifier, void *arg)
+{
+    if (!pv_ompt_tool())
+        return PV_CONTROL_TOOL_NOTOOL;
+    pv_ompt_thread_ensure();
+    ompt_callback_control_tool_t cb = pv_ompt_cb(control_tool);
+    if (!cb)
+        return PV_CONTROL_TOOL_NOCALLBACK;
+    return cb((uint64_t)command, (uint64_t)modifier, arg, __builtin_return_address(0));
+}

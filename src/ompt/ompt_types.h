@@ -1,0 +1,26 @@
+/* OMPT state that the runtime keeps inside its own structures (a pv_task
+ * holds a struct pv_ompt_task, a pv_team a struct pv_ompt_team).  Only
+ * src/ompt reads or writes these fields; with no tool attached they are
+ * never touched. */
+#ifndef PV_OMPT_TYPES_H
+#define PV_OMPT_TYPES_H
+
+#include "omp-tools.h"
+
+/* A task as the tool sees it. */
+struct pv_ompt_task {
+    ompt_data_t data;           /* the tool's task data */
+    ompt_frame_t frame;         /* exit frame (runtime called the task), enter frame */
+    ompt_data_t *parallel;      /* parallel data of the region the task binds to */
+    int flags;                  /* ompt_task_flag_t; 0 = never announced to the tool */
+    int thread_num;             /* team-local number of the thread that runs it */
+};
+
+/* A parallel region as the tool sees it. */
+struct pv_ompt_team {
+    ompt_data_t data;           /* the tool's parallel data */
+    const void *codeptr;        /* return address of the call that started it */
+    int flags;                  /* ompt_parallel_flag_t given at begin */
+};
+
+#endif

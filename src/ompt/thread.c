@@ -1,0 +1,48 @@
+/* Threads as the tool sees them.
+ *
+ * A thread becomes known to the tool the first time an event happens on it:
+ * pvomp's pool workers at their first implicit task (ompt_thread_worker),
+ * the program's initial thread when the tool is initialized, and any other
+ * native thread that uses OpenMP at its first event (ompt_thread_initial:
+ * it is the initial thread of its own contention group).  An initial thread
+ * also begins its initial task, with the implicit parallel region around it.
+ * At the end: initial task end, then thread_end (OpenMP 5.1, 2.14/12.8). */
+#include "ompt/tool.h"
+#include "runtime/internal.h"
+
+__thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("initial-exec")));
+
+void pv_ompt_thread_begin(void)
+{
+    struct pv_ompt_thread *t = &pv_ompt_thr;
+    if (t->begun || !pv_ompt_tool())
+        return;
+    t->begun = 1;
+    bool worker = pv_thr.is_worker;
+    t->type = worker ? ompt_thread_worker : ompt_thread_initial;
+    t->state = worker ? ompt_state_idle : ompt_state_work_serial;
+    if (pv_ompt_on(thread_begin))
+        pv_ompt_cb(thread_begin)((ompt_thread_t)t->type, &t->data);
+    if (worker)
+        return;
+    t->initial.flags = ompt_task_initial;
+    t->initial.parallel = &t->initial_parallel.data;
+    t->initial.thread_num = 0;
+    if (pv_ompt_on(implicit_task))
+        pv_ompt_cb(implicit_task)(ompt_scope_begin, &t->initial_parallel.data, &t->initial.data,
+                                  1, 1, ompt_task_initial);
+}
+
+void pv_ompt_thread_end(void)
+{
+    struct pv_ompt_thread *t = &pv_ompt_thr;
+    if (!t->begun || t->ended)
+        return;
+    t->ended = 1;
+    if (t->type == ompt_thread_initial && pv_ompt_on(implicit_task))
+        pv_ompt_cb(implicit_task)(ompt_scope_end, &t->initial_parallel.data, &t->initial.data, 0,
+                                  1, ompt_task_initial);
+    t->state = ompt_state_undefined;
+    if (pv_ompt_on(thread_end))
+        pv_ompt_cb(thread_end)(&t->data);
+}

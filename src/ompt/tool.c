@@ -1,0 +1,214 @@
+/* Tool discovery, initialization and finalization (OpenMP 5.1, 4.2).
+ *
+ * At start-up (a constructor that runs right after the runtime's own):
+ *   1. OMP_TOOL=disabled: no tool, nothing else happens.
+ *   2. ompt_start_tool in the address space, looked up at run time with
+ *      dlsym(RTLD_DEFAULT) -- pvomp never defines it itself, so a tool linked
+ *      into the program (or preloaded) is found.  An executable must export
+ *      the symbol (-rdynamic) for the dynamic linker to see it.
+ *   3. Otherwise each entry of OMP_TOOL_LIBRARIES (colon-separated) in order:
+ *      the first library that loads, defines ompt_start_tool and returns
+ *      non-NULL is the tool.
+ * The tool's initializer then gets the lookup function; if it returns
+ * non-zero the tool is active and the initial thread's thread_begin and
+ * initial-task begin follow.  At the end of the program (an atexit handler
+ * registered once main runs, so that the tool is finalized before any
+ * library destructor; a destructor as the fallback) the initial task ends,
+ * the thread ends and the finalizer runs; after that no callback is made. */
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ompt/tool.h"
+#include "runtime/internal.h"
+
+bool pv_ompt_active;
+
+typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned int, const char *);
+
+static ompt_start_tool_result_t *tool;   /* the active tool's answer */
+static atomic_int finished;              /* finalization done (or under way) */
+
+const char *pvomp_version(void);         /* version.c */
+int omp_get_initial_device(void);        /* icv_api.c */
+
+static const char *runtime_version(void)
+{
+    static char text[96];
+    if (!text[0])
+        snprintf(text, sizeof text, "%s (OMPT 5.1; libgomp.so.1 ABI of GCC 12)",
+                 pvomp_version());
+    return text;
+}
+
+static ompt_start_tool_result_t *call_start(start_tool_fn start)
+{
+    return start(PV_OMPT_OMP_VERSION, runtime_version());
+}
+
+static ompt_start_tool_result_t *from_address_space(void)
+{
+    start_tool_fn start = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
+    if (!start) {
+        pv_ompt_verbose("ompt_start_tool in the address space: not found");
+        return NULL;
+    }
+    Dl_info info;
+    const char *where = dladdr((void *)start, &info) && info.dli_fname ? info.dli_fname : "?";
+    ompt_start_tool_result_t *r = call_start(start);
+    pv_ompt_verbose("ompt_start_tool in the address space (%s): %s", where,
+                    r ? "returned a tool" : "returned NULL");
+    return r;
+}
+
+/* One entry of OMP_TOOL_LIBRARIES. */
+static ompt_start_tool_result_t *from_library(const char *name)
+{
+    void *h = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
+    if (!h) {
+        const char *err = dlerror();
+        pv_ompt_verbose("library '%s': cannot load (%s)", name, err ? err : "?");
+        return NULL;
+    }
+    start_tool_fn start = (start_tool_fn)dlsym(h, "ompt_start_tool");
+    if (!start) {
+        pv_ompt_verbose("library '%s': loaded, no ompt_start_tool", name);
+        dlclose(h);
+        return NULL;
+    }
+    ompt_start_tool_result_t *r = call_start(start);
+    if (!r) {
+        pv_ompt_verbose("library '%s': ompt_start_tool returned NULL", name);
+        dlclose(h);
+        return NULL;
+    }
+    /* The tool's library stays loaded for the life of the process. */
+    pv_ompt_verbose("library '%s': ompt_start_tool returned a tool", name);
+    return r;
+}
+
+static ompt_start_tool_result_t *from_libraries(void)
+{
+    const char *list = getenv("OMP_TOOL_LIBRARIES");
+    if (!list || !*list) {
+        pv_ompt_verbose("OMP_TOOL_LIBRARIES: not set");
+        return NULL;
+    }
+    pv_ompt_verbose("OMP_TOOL_LIBRARIES: %s", list);
+    char *copy = strdup(list);
+    if (!copy)
+        pv_fatal("out of memory");
+    ompt_start_tool_result_t *r = NULL;
+    char *save = NULL;
+    for (char *name = strtok_r(copy, ":", &save); name && !r; name = strtok_r(NULL, ":", &save))
+        r = from_library(name);
+    free(copy);
+    return r;
+}
+
+/* OMP_TOOL: enabled (default) or disabled. */
+static bool tool_enabled(void)
+{
+    const char *v = getenv("OMP_TOOL");
+    if (!v || strcasecmp(v, "enabled") == 0)
+        return true;
+    if (strcasecmp(v, "disabled") == 0)
+        return false;
+    pv_warn("OMP_TOOL='%s' is neither 'enabled' nor 'disabled'; using 'enabled'", v);
+    return true;
+}
+
+void pv_ompt_init(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    if (!tool_enabled())
+        return;
+    pv_ompt_verbose_open();
+    pv_ompt_verbose("looking for a tool (runtime %s)", runtime_version());
+    ompt_start_tool_result_t *r = from_address_space();
+    if (!r)
+        r = from_libraries();
+    if (!r) {
+        pv_ompt_verbose("no tool found");
+        pv_ompt_verbose_close();
+        return;
+    }
+    if (!r->initialize) {
+        pv_ompt_verbose("the tool gave no initializer: not activated");
+        pv_ompt_verbose_close();
+        return;
+    }
+    tool = r;
+    int ok = r->initialize(pv_ompt_lookup, omp_get_initial_device(), &r->tool_data);
+    if (!ok) {
+        pv_ompt_verbose("the tool's initializer returned 0: not activated");
+        pv_ompt_clear_callbacks();
+        tool = NULL;
+        pv_ompt_verbose_close();
+        return;
+    }
+    pv_ompt_verbose("tool initialized and active");
+    pv_ompt_verbose_close();
+    __atomic_store_n(&pv_ompt_active, true, __ATOMIC_RELEASE);
+    pv_ompt_thread_begin();
+}
+
+/* Detach the tool: no callback from now on, then the finalizer. */
+static void detach(void)
+{
+    ompt_start_tool_result_t *t = tool;
+    pv_ompt_clear_callbacks();
+    __atomic_store_n(&pv_ompt_active, false, __ATOMIC_RELEASE);
+    tool = NULL;
+    if (t && t->finalize)
+        t->finalize(&t->tool_data);
+}
+
+void pv_ompt_shutdown(void)
+{
+    if (atomic_exchange_explicit(&finished, 1, memory_order_acq_rel))
+        return;
+    if (!__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE))
+        return;
+    pv_ompt_thread_end();
+    detach();
+}
+
+void pv_ompt_finalize_tool(void)
+{
+    if (atomic_exchange_explicit(&finished, 1, memory_order_acq_rel))
+        return;
+    if (__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE))
+        detach();
+}
+
+static void shutdown_at_exit(void)
+{
+    pv_ompt_shutdown();
+}
+
+void pv_ompt_register_atexit(void)
+{
+    static atomic_int registered;
+    if (atomic_load_explicit(&registered, memory_order_relaxed) ||
+        atomic_exchange_explicit(&registered, 1, memory_order_relaxed))
+        return;
+    atexit(shutdown_at_exit);
+}
+
+/* Right after the runtime's own constructor (priority 101). */
+__attribute__((constructor(102))) static void ompt_constructor(void)
+{
+    pv_runtime_init();
+    pv_ompt_init();
+}
+
+__attribute__((destructor)) static void ompt_destructor(void)
+{
+    pv_ompt_shutdown();
+}
