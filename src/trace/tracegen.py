@@ -262,6 +262,7 @@ def gen_user(events, group, prefix, src_name):
          "#ifndef %s" % guard,
          "#define %s" % guard,
          "",
+         "#include <stdbool.h>",
          "#include <pvomp/trace.h>",
          "",
          "#ifdef __cplusplus",
@@ -347,7 +348,7 @@ def main(argv):
         if a.runtime:
             h, c = gen_runtime(events, src_name)
         else:
-            if any(e.name in META for e in events):
+            if any(e.name.startswith("pvtrace_") for e in events):
                 raise Error("the names pvtrace_* are reserved")
             h, c = gen_user(events, a.group, a.prefix, src_name)
             c = c.replace("@HEADER@", a.header.rsplit("/", 1)[-1])

@@ -44,8 +44,8 @@ int tr_cmd_events(struct tr_log *log, FILE *f)
         if (dup)
             continue;
         if (!d->declared) {
-            fprintf(stderr, "pvomp-trace: %s: event '%s' (id %llu) has no declaration in the "
-                            "log\n", log->path, d->name, (unsigned long long)v[i].id);
+            tr_note(&log->diag, "event '%s' (id %llu) has no declaration in the log", d->name,
+                    (unsigned long long)v[i].id);
             status = 2;
             continue;
         }

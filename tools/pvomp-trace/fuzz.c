@@ -13,11 +13,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Built without the generated catalog (`events` without a log is not fuzzed). */
+const char tr_builtin_catalog[] = "";
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FILE *null;
     if (!null && !(null = fopen("/dev/null", "w")))
         abort();
+    tr_out_bufsize = 4096;
     int fd = memfd_create("pvomp-trace-fuzz", MFD_CLOEXEC);
     if (fd < 0)
         abort();

@@ -6,10 +6,12 @@
 
 #include "reader.h"
 
+size_t tr_out_bufsize = 1u << 20;
+
 void tr_out_init(struct tr_out *o, FILE *f)
 {
     o->f = f;
-    o->cap = 1u << 20;
+    o->cap = tr_out_bufsize;
     o->len = 0;
     o->buf = malloc(o->cap);
     if (!o->buf) {

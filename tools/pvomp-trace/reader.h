@@ -140,6 +140,7 @@ struct tr_log {
     uint64_t valid_end;      /* where the top-level walk stopped */
     uint64_t top_events;     /* top-level event records that are not meta */
     bool has_chunks;
+    bool is_pvomp;           /* has the pvtrace_* records: must end with pvtrace_end */
     bool has_end;
     uint64_t end_streams, end_chunks, end_bytes;
 
@@ -283,6 +284,7 @@ struct tr_out {
     char *buf;
     size_t len, cap;
 };
+extern size_t tr_out_bufsize;        /* buffer of each output (default 1 MiB) */
 void tr_out_init(struct tr_out *o, FILE *f);
 void tr_out_flush(struct tr_out *o);
 static inline void tr_out_reserve(struct tr_out *o, size_t n)

@@ -367,6 +367,8 @@ static void scan(struct tr_log *log)
             } else if (ix == UINT32_MAX) {
                 ix = desc_new(log, name);
                 idmap_put(&log->ids, id, ix);
+                if (log->descs[ix].kind >= K_META_EVENT && log->descs[ix].kind <= K_META_END)
+                    log->is_pvomp = true; /* written by pvomp: it ends with pvtrace_end */
                 if (log->descs[ix].kind == K_META_CHUNK)
                     log->chunk_id = id;
                 if (log->descs[ix].kind == K_META_CUT)
@@ -608,7 +610,12 @@ bool tr_log_report_end(struct tr_log *log)
                     "was used", (unsigned long long)log->valid_end, (unsigned long long)log->size);
         return false;
     }
-    if (log->has_chunks && !log->has_end) {
+    if (log->valid_end <= log->data_start) {
+        tr_note(dg, "the log ends at byte %llu, right after its header: no records (cut "
+                    "short?)", (unsigned long long)log->size);
+        return false;
+    }
+    if (log->is_pvomp && !log->has_end) {
         tr_note(dg, "no end record: the process did not close the log (killed or crashed?); "
                     "the log ends at byte %llu after %zu thread(s)' data up to their last "
                     "hand-over", (unsigned long long)log->size, log->nstreams);

@@ -62,14 +62,14 @@ void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
     const struct tr_desc **ev = sorted_events(a, &nev);
 
     tr_out_fmt(o, "log:       %s (%llu bytes)%s\n", log->path, (unsigned long long)log->size,
-               log->has_end ? "" : log->has_chunks ? ", no end record (incomplete)" : "");
+               log->has_end || !log->is_pvomp ? "" : ", no end record (incomplete)");
     if (log->exe)
         tr_out_fmt(o, "process:   pid %llu  %s  [%s]  %s\n", (unsigned long long)log->pid,
                    log->exe, log->cmdline ? log->cmdline : "", log->runtime ? log->runtime : "");
-    if (log->clock_source)
-        tr_out_fmt(o, "clock:     %s%s%.3f%s\n", log->clock_source, log->clock_hz ? " (" : "",
-                   log->clock_hz ? (double)log->clock_hz / 1e9 : 0.0,
-                   log->clock_hz ? " GHz)" : "");
+    if (log->clock_source && log->clock_hz)
+        tr_out_fmt(o, "clock:     %s (%.3f GHz)\n", log->clock_source, (double)log->clock_hz / 1e9);
+    else if (log->clock_source)
+        tr_out_fmt(o, "clock:     %s\n", log->clock_source);
     tr_out_fmt(o, "duration:  %.3f ms\n", ms(a->t1 - a->t0));
     size_t nthreads = 0;
     for (size_t i = 0; i < a->nthr; i++)
@@ -81,10 +81,19 @@ void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
     for (size_t i = 0; i < nev; i++)
         tr_out_fmt(o, "  %11llu  %s\n", (unsigned long long)ev[i]->count, ev[i]->name);
 
+    /* Columns that some thread has time in (parallel, barrier, spin and
+     * blocked always). */
+    bool col[NCOLS];
+    for (size_t c = 0; c < NCOLS; c++) {
+        col[c] = c < 4;
+        for (size_t i = 0; i < a->nthr; i++)
+            col[c] |= a->thr[i].t[thread_cols[c]] != 0;
+    }
     tr_out_str(o, "\nthreads (time in ms, and % of the thread's lifetime):\n");
     tr_out_fmt(o, "  %8s %10s %8s %10s", "tid", "records", "dropped", "lifetime");
     for (size_t c = 0; c < NCOLS; c++)
-        tr_out_fmt(o, " %17s", tr_iv_name[thread_cols[c]]);
+        if (col[c])
+            tr_out_fmt(o, " %17s", tr_iv_name[thread_cols[c]]);
     tr_out_char(o, '\n');
     for (size_t i = 0; i < a->nthr; i++) {
         struct tr_thr *t = &a->thr[i];
@@ -98,8 +107,9 @@ void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
         tr_out_fmt(o, " %10llu %8llu %10.3f", (unsigned long long)t->records,
                    (unsigned long long)t->dropped, ms(life));
         for (size_t c = 0; c < NCOLS; c++)
-            tr_out_fmt(o, " %10.3f (%4.1f%%)", ms(t->t[thread_cols[c]]),
-                       pct(t->t[thread_cols[c]], life));
+            if (col[c])
+                tr_out_fmt(o, " %10.3f (%4.1f%%)", ms(t->t[thread_cols[c]]),
+                           pct(t->t[thread_cols[c]], life));
         tr_out_char(o, '\n');
     }
 

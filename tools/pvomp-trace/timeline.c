@@ -300,7 +300,7 @@ static void timeline_html(struct tr_log *log, const struct tr_opts *opt, struct 
     tr_out_fmt(o, " &mdash; %llu records, %.3f ms, clock %s, dropped %llu%s</p>\n",
                (unsigned long long)a.records, (double)(a.t1 - a.t0) / 1e6,
                log->clock_source ? log->clock_source : "?", (unsigned long long)a.dropped,
-               log->has_end || !log->has_chunks ? ""
+               log->has_end || !log->is_pvomp ? ""
                                                : " &mdash; <b class=\"warn\">no end record: "
                                                  "the process did not close the log</b>");
     tr_out_str(o, "<div class=\"legend\">");

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Write synthetic logs in pvomp's format (or QEMU's flat one) for the
+reader's tests: a known set of runtime events whose intervals, statistics
+and imbalance are known in advance, independent of the runtime."""
+import struct
+
+HEADER_ID = 0xFFFFFFFFFFFFFFFF
+MAGIC = 0xF2B177CB0AA429B4
+DROPPED = 0xFFFFFFFFFFFFFFFE
+
+META = [
+    ("pvtrace_event", "uint64_t id, const char *name, const char *args, const char *fmt"),
+    ("pvtrace_process", "uint64_t pid, const char *exe, const char *cmdline, const char *runtime"),
+    ("pvtrace_clock", "const char *source, uint64_t ticks_per_sec, uint64_t monotonic_ns, uint64_t realtime_ns"),
+    ("pvtrace_chunk", "uint64_t stream, uint64_t seq, uint64_t bytes"),
+    ("pvtrace_cut", "uint64_t arg, uint64_t len"),
+    ("pvtrace_end", "uint64_t streams, uint64_t chunks, uint64_t bytes, uint64_t monotonic_ns"),
+]
+RUNTIME = [
+    ("parallel_begin", "void *team, void *fn, unsigned nthreads, unsigned level"),
+    ("parallel_end", "void *team"),
+    ("implicit_task_begin", "void *team, unsigned thread_num, unsigned nthreads"),
+    ("implicit_task_end", "void *team, unsigned thread_num"),
+    ("barrier_enter", "unsigned kind"),
+    ("barrier_leave", "unsigned kind"),
+    ("wait_begin", "void *word, unsigned policy"),
+    ("wait_block", "unsigned policy, uint64_t spins, unsigned phantoms"),
+    ("wait_wake", "unsigned policy, uint64_t spins, unsigned phantoms"),
+    ("wait_end", "uint64_t spins, unsigned blocked"),
+    ("critical_enter", "void *lock"),
+    ("critical_acquired", "void *lock"),
+    ("critical_release", "void *lock"),
+    ("phantom_change", "unsigned phantoms, uint64_t avg_fp, uint64_t seq"),
+    ("loop_chunk", "int64_t start, int64_t end"),
+]
+EVENTS = META + RUNTIME
+ID = {name: i for i, (name, _) in enumerate(EVENTS)}
+STRARGS = {name: [("char *" in a) for a in args.split(", ")] if args != "void" else []
+           for name, args in EVENTS}
+
+
+def args_bytes(name, args):
+    out = b""
+    for is_str, a in zip(STRARGS[name], args):
+        if is_str:
+            b = a.encode() if isinstance(a, str) else a
+            out += struct.pack("=I", len(b)) + b
+        else:
+            out += struct.pack("=Q", a & 0xFFFFFFFFFFFFFFFF)
+    return out
+
+
+def event(eid, ts, tid, payload):
+    return struct.pack("=QQQII", 1, eid, ts, 24 + len(payload), tid) + payload
+
+
+def ev(name, ts, tid, *args):
+    return event(ID[name], ts, tid, args_bytes(name, args))
+
+
+def preamble(pid=4242):
+    out = struct.pack("=QQQ", HEADER_ID, MAGIC, 4)
+    for i, (name, _) in enumerate(EVENTS):
+        out += struct.pack("=QQI", 0, i, len(name)) + name.encode()
+    out += ev("pvtrace_process", 1000, pid, pid, "/synthetic/app", "app --test", "mklog")
+    out += ev("pvtrace_clock", 1000, pid, "monotonic", 0, 1000, 1700000000000000000)
+    for i, (name, args) in enumerate(EVENTS):
+        out += ev("pvtrace_event", 1000, pid, i, name, args, '""')
+    return out
+
+
+class Stream:
+    def __init__(self, sid, tid):
+        self.sid, self.tid, self.seq = sid, tid, 0
+
+    def chunk(self, records):
+        data = b"".join(records)
+        ts = struct.unpack_from("=Q", data, 16)[0]
+        head = ev("pvtrace_chunk", ts, self.tid, self.sid, self.seq, len(data))
+        self.seq += 1
+        return head + data
+
+
+MS = 1000000
+T0 = 10 * MS
+TEAM, FN = 0x7000, 0x401136
+
+
+def runtime_log(path, complete=True):
+    """Two threads, one parallel region of 100 ms.  Thread 101 (primary):
+    implicit task 0-80 ms with an explicit barrier 20-60 (spinning 20-30,
+    blocked 30-60), so 40 ms of work; join barrier 80-100.  Thread 102:
+    implicit task 0-90 ms, a barrier it passes at once (60 ms), a critical
+    section 10-15 ms, so 90 ms of work; join barrier 90-100; 7 events dropped.
+    Imbalance = 90 / 65 - 1 = 38.5 %.  A phantom episode lasts 30-50 ms."""
+    a, b = Stream(1, 101), Stream(2, 102)
+    t = T0
+    ra = [ev("parallel_begin", t, 101, TEAM, FN, 2, 1),
+          ev("implicit_task_begin", t, 101, TEAM, 0, 2),
+          ev("barrier_enter", t + 20 * MS, 101, 0),
+          ev("wait_begin", t + 20 * MS, 101, 0x9000, 3),
+          ev("wait_block", t + 30 * MS, 101, 3, 1000, 1),
+          ev("phantom_change", t + 30 * MS, 101, 1, 65536, 1),
+          ev("phantom_change", t + 50 * MS, 101, 0, 0, 2),
+          ev("wait_wake", t + 60 * MS, 101, 3, 1000, 0),
+          ev("wait_end", t + 60 * MS, 101, 1000, 1),
+          ev("barrier_leave", t + 60 * MS, 101, 0)]
+    ra2 = [ev("loop_chunk", t + 70 * MS, 101, 0, 10),
+           ev("implicit_task_end", t + 80 * MS, 101, TEAM, 0),
+           ev("barrier_enter", t + 80 * MS, 101, 2),
+           ev("barrier_leave", t + 100 * MS, 101, 2),
+           ev("parallel_end", t + 100 * MS, 101, TEAM)]
+    rb = [ev("implicit_task_begin", t + 1, 102, TEAM, 1, 2),
+          ev("critical_enter", t + 10 * MS, 102, 0x5000),
+          ev("critical_acquired", t + 10 * MS, 102, 0x5000),
+          ev("critical_release", t + 15 * MS, 102, 0x5000),
+          ev("barrier_enter", t + 60 * MS, 102, 0),
+          ev("wait_begin", t + 60 * MS, 102, 0x9000, 3),
+          ev("wait_end", t + 60 * MS + 1, 102, 50, 0),
+          ev("barrier_leave", t + 60 * MS + 1, 102, 0),
+          ev("implicit_task_end", t + 90 * MS, 102, TEAM, 1),
+          ev("barrier_enter", t + 90 * MS, 102, 2),
+          ev("barrier_leave", t + 100 * MS, 102, 2)]
+    out = preamble()
+    # Chunks interleaved as a writer would: b's first chunk is written after
+    # a's second although it starts earlier.
+    out += a.chunk(ra)
+    out += b.chunk(rb[:4])
+    out += a.chunk(ra2)
+    out += b.chunk(rb[4:])
+    out += b.chunk([event(DROPPED, t + 100 * MS, 102, struct.pack("=Q", 7))])
+    if complete:
+        out += ev("pvtrace_end", t + 101 * MS, 4242, 2, 5, len(out), 0)
+    with open(path, "wb") as f:
+        f.write(out)
+    return out
+
+
+def qemu_flat_log(path):
+    """A QEMU-style log: header, mappings, events at the top level, no
+    declarations (the reader needs --events)."""
+    names = [("qemu_a", "int x"), ("qemu_b", "const char *s, uint64_t v")]
+    out = struct.pack("=QQQ", HEADER_ID, MAGIC, 4)
+    for i, (n, _) in enumerate(names):
+        out += struct.pack("=QQI", 0, i, len(n)) + n.encode()
+    out += event(0, 100, 7, struct.pack("=Q", 5))
+    out += event(1, 200, 7, struct.pack("=I", 2) + b"hi" + struct.pack("=Q", 9))
+    out += event(DROPPED, 300, 7, struct.pack("=Q", 3))
+    with open(path, "wb") as f:
+        f.write(out)
+    with open(path + ".events", "w") as f:
+        for n, a in names:
+            f.write('%s(%s) "x"\n' % (n, a))
+
+
+if __name__ == "__main__":
+    import sys
+    runtime_log(sys.argv[1])

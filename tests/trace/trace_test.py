@@ -1,0 +1,561 @@
+#!/usr/bin/env python3
+"""Tests of pvomp's flight log: writer (through tp_events, a program with
+its own events running on pvomp), reader (pvomp-trace), and compatibility
+with QEMU's simpletrace.py.  One test per sub-command:
+
+    trace_test.py TEST --bin BUILD/bin --build TESTBUILDDIR --src SOURCEDIR
+
+Every test asserts; the central one everywhere: delivered + dropped ==
+generated, and in each thread's stream the sequence numbers continue exactly
+where the dropped-events records say they should."""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import mklog  # noqa: E402
+
+A = None      # parsed arguments
+TMP = None    # scratch directory
+
+
+def fail(msg):
+    raise AssertionError(msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def reader():
+    return os.path.join(A.bin, "pvomp-trace")
+
+
+def emitter():
+    return os.path.join(A.build, "tp_events")
+
+
+def trace_env(log, **extra):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("PVOMP_TRACE"):
+            del env[k]
+    env["PVOMP_TRACE"] = log
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def emit(log, *args, expect_rc=0, **env):
+    p = subprocess.run([emitter()] + [str(a) for a in args], env=trace_env(log, **env),
+                       capture_output=True, text=True)
+    check(p.returncode == expect_rc, "tp_events %s: exit %d, stderr:\n%s" % (args, p.returncode, p.stderr))
+    gen = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"generated (\w+) (\d+)$", line)
+        if m:
+            gen[m.group(1)] = int(m.group(2))
+    return gen, p
+
+
+def run_reader(*args, ok=(0,)):
+    p = subprocess.run([reader()] + [str(a) for a in args], capture_output=True)
+    check(p.returncode >= 0, "pvomp-trace %s died of signal %d" % (args, -p.returncode))
+    check(p.returncode in ok, "pvomp-trace %s: exit %d (wanted %s), stderr:\n%s"
+          % (args, p.returncode, ok, p.stderr.decode(errors="replace")))
+    return p
+
+
+LINE = re.compile(r"^(\w+) (-?\d+\.\d{3}) pid=(\d+)(.*)$")
+ARG = re.compile(r' (\w+)=("(?:[^"\\]|\\.)*"(?:\[cut from \d+ bytes\])?|0x[0-9a-f]+)')
+
+
+def parse_dump(text):
+    """dump output -> list of (name, time, tid, {arg: value})."""
+    recs = []
+    for line in text.splitlines():
+        m = LINE.match(line)
+        check(m is not None, "unparsable dump line: %r" % line)
+        args = {}
+        for k, v in ARG.findall(m.group(4)):
+            args[k] = int(v, 16) if v.startswith("0x") else v
+        recs.append((m.group(1), float(m.group(2)), int(m.group(3)), args))
+    return recs
+
+
+def dump(log, *opts, ok=(0,)):
+    p = run_reader("dump", *opts, log, ok=ok)
+    return parse_dump(p.stdout.decode()), p
+
+
+def check_accounting(recs, gen, names):
+    """delivered + dropped == generated, and per thread the tp_seq numbers
+    continue exactly where the dropped records say."""
+    delivered = sum(1 for r in recs if r[0] in names)
+    dropped = sum(r[3]["count"] for r in recs if r[0] == "dropped")
+    generated = sum(gen.get(n, 0) for n in names)
+    check(delivered + dropped == generated,
+          "delivered %d + dropped %d != generated %d" % (delivered, dropped, generated))
+    return delivered, dropped
+
+
+def basic_position(name, seq):
+    """Index of an event among those a 'basic' thread generates: tp_seq i,
+    followed by tp_str i when i is a multiple of 1000."""
+    if name == "tp_seq":
+        return seq + (seq + 999) // 1000
+    return seq + seq // 1000 + 1
+
+
+def check_sequences(recs, position=lambda name, seq: seq):
+    """Per thread: the events' positions in what the thread generated go
+    0, 1, 2, ... with a dropped record accounting for every gap (the
+    dropped record precedes the next delivered event)."""
+    expect = {}
+    pending = {}
+    for name, _, tid, args in recs:
+        if name == "dropped":
+            pending[tid] = pending.get(tid, 0) + args["count"]
+        elif name in ("tp_seq", "tp_str"):
+            key = (tid, args["thread"])
+            want = expect.get(key, 0) + pending.pop(tid, 0)
+            got = position(name, args["seq"])
+            check(got == want, "thread %d: %s %d is event %d of the thread where %d was due"
+                  % (tid, name, args["seq"], got, want))
+            expect[key] = want + 1
+    return expect
+
+
+def check_time_order(log):
+    recs, _ = dump(log, "--abs")
+    last = -1.0
+    for r in recs:
+        check(r[1] >= last, "time goes back at %r" % (r,))
+        last = r[1]
+    return recs
+
+
+# ------------------------------------------------------------------ tests
+def test_basic():
+    log = os.path.join(TMP, "basic.log")
+    gen, _ = emit(log, "basic", 2, 200000)
+    check(gen["tp_seq"] == 400000, "emitter generated %r" % gen)
+    recs = check_time_order(log)
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq", "tp_str"))
+    check_sequences(recs, basic_position)
+    strs = [r[3]["s"] for r in recs if r[0] == "tp_str"]
+    check('"hello \\"world\\""' in strs, "short string missing")
+    check('""' in strs, "NULL string (recorded empty) missing")
+    cut = [s for s in strs if "cut from" in s]
+    check(cut and all(s == '"' + "x" * 512 + '"[cut from 1999 bytes]' for s in cut),
+          "over-long strings are not cut at 512 and marked: %r" % cut[:1])
+    st = run_reader("stats", log).stdout.decode()
+    m = re.search(r"records: +(\d+) in (\d+) thread\(s\); dropped: (\d+)", st)
+    check(m and int(m.group(3)) == dropped, "stats disagrees on drops:\n" + st)
+    print("basic: %d delivered, %d dropped" % (delivered, dropped))
+
+
+def test_drops():
+    log = os.path.join(TMP, "drops.log")
+    gen, _ = emit(log, "drops", 2, 100000, PVOMP_TRACE_BUFSIZE="4K", PVOMP_TRACE_PERIOD_MS=0)
+    recs, _ = dump(log)
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq",))
+    check(dropped > 0, "a 4 KiB buffer dropped nothing (%d delivered)" % delivered)
+    check_sequences(recs)
+    print("drops: %d delivered, %d dropped" % (delivered, dropped))
+
+
+def test_kill9():
+    log = os.path.join(TMP, "kill.log")
+    # 4 MiB rings: the 5000 unflushed events stay under the first hand-over
+    # threshold (1 MiB), and no periodic drain: exactly the flushed ones arrive.
+    gen, p = emit(log, "kill", 10000, 5000, expect_rc=-signal.SIGKILL,
+                  PVOMP_TRACE_BUFSIZE="4M", PVOMP_TRACE_PERIOD_MS=0)
+    recs, p = dump(log, ok=(2,))
+    err = p.stderr.decode()
+    size = os.path.getsize(log)
+    check("no end record" in err and ("byte %d" % size) in err,
+          "the reader does not say where the killed log ends:\n" + err)
+    seq = [r[3]["seq"] for r in recs if r[0] == "tp_seq"]
+    check(seq == list(range(10000)), "want exactly the 10000 flushed events, got %d" % len(seq))
+    run_reader("stats", log, ok=(2,))
+    print("kill9: %d events up to the last hand-over; reader: %s" % (len(seq), err.strip()))
+
+
+def test_kill_busy():
+    log = os.path.join(TMP, "busy.log")
+    proc = subprocess.Popen([emitter(), "busy", "2"], env=trace_env(log, PVOMP_TRACE_PERIOD_MS=2),
+                            stdout=subprocess.PIPE, text=True)
+    check(proc.stdout.readline().strip() == "started", "busy emitter did not start")
+    time.sleep(0.3)
+    proc.kill()
+    proc.wait()
+    recs, p = dump(log, ok=(2,))
+    check(len(recs) > 0, "nothing in the log of a process killed while tracing")
+    check_sequences(recs)
+    print("kill_busy: %d records; reader: %s" % (len(recs), p.stderr.decode().strip().splitlines()[-1]))
+
+
+def test_order():
+    log = os.path.join(TMP, "order.log")
+    rounds = 20000
+    emit(log, "order", rounds, PVOMP_TRACE_PERIOD_MS=1)
+    recs = check_time_order(log)
+    seq = [(r[0], r[3]["round"]) for r in recs if r[0] in ("tp_ping", "tp_pong")]
+    want = [(n, i) for i in range(rounds) for n in ("tp_ping", "tp_pong")]
+    if seq != want:
+        bad = next(i for i, (x, y) in enumerate(zip(seq, want)) if x != y)
+        fail("ping-pong out of order at %d: %r, wanted %r" % (bad, seq[bad:bad + 4], want[bad:bad + 4]))
+    tids = {r[2] for r in recs if r[0] in ("tp_ping", "tp_pong")}
+    check(len(tids) == 2, "ping and pong should come from two threads")
+    print("order: %d ping-pongs in order across 2 threads" % rounds)
+
+
+def test_churn():
+    log = os.path.join(TMP, "churn.log")
+    gen, _ = emit(log, "churn", 64, 2000, PVOMP_TRACE_BUFSIZE="64K")
+    recs, _ = dump(log)
+    check_accounting(recs, gen, ("tp_seq",))
+    st = run_reader("stats", log).stdout.decode()
+    m = re.search(r"in (\d+) thread\(s\)", st)
+    check(m and int(m.group(1)) == 64, "want 64 thread streams (rings handed over at exit):\n" + st)
+    print("churn: 64 short-lived threads, all handed over")
+
+
+def good_log():
+    log = os.path.join(TMP, "good.log")
+    if not os.path.exists(log):
+        emit(log, "basic", 2, 20000, PVOMP_TRACE_PERIOD_MS=0, PVOMP_TRACE_BUFSIZE="64K")
+    return log
+
+
+def n_records(path, ok=(0, 1, 2)):
+    p = run_reader("dump", path, ok=ok)
+    return p.stdout.count(b"\n"), p
+
+
+def test_truncated():
+    src = good_log()
+    data = open(src, "rb").read()
+    full, _ = n_records(src, ok=(0,))
+    rng = random.Random(4)
+    offsets = sorted(set(list(range(0, 400)) + [rng.randrange(len(data)) for _ in range(250)]
+                         + [len(data) - k for k in range(1, 80)]))
+    cut = os.path.join(TMP, "cut.log")
+    last = 0
+    for off in offsets:
+        with open(cut, "wb") as f:
+            f.write(data[:off])
+        n, p = n_records(cut)
+        err = p.stderr.decode()
+        want_rc = 1 if off < 24 else 2
+        check(p.returncode == want_rc, "cut at %d: exit %d, wanted %d" % (off, p.returncode, want_rc))
+        check(re.search(r"byte \d+", err) or off < 24, "cut at %d: no byte offset in:\n%s" % (off, err))
+        check(n <= full and n >= last, "cut at %d: %d records (full %d, shorter cut %d)" % (off, n, full, last))
+        last = n
+        run_reader("stats", cut, ok=(1, 2))
+        run_reader("timeline", "--html", cut, ok=(1, 2))
+    print("truncated: %d cuts, no crash, records grow with the cut point, offsets reported" % len(offsets))
+
+
+def test_corrupt():
+    src = good_log()
+    data = bytearray(open(src, "rb").read())
+    bad = os.path.join(TMP, "bad.log")
+
+    def expect(mut, rc, text):
+        with open(bad, "wb") as f:
+            f.write(mut)
+        p = run_reader("dump", bad, ok=(rc,))
+        err = p.stderr.decode()
+        check(text in err, "wanted %r in:\n%s" % (text, err))
+
+    m = bytearray(data)
+    m[8] ^= 1
+    expect(m, 1, "not a simpletrace log")
+    m = bytearray(data)
+    m[16:24] = struct.pack("=Q", 3)
+    expect(m, 1, "log version 3")
+    # The first event record after the mappings: find the first type-1 word.
+    off = 24
+    while struct.unpack_from("=Q", data, off)[0] == 0:
+        off += 20 + struct.unpack_from("=I", data, off + 16)[0]
+    m = bytearray(data)
+    m[off + 24:off + 28] = struct.pack("=I", 0xFFFFFFF0)
+    expect(m, 2, "absurd length")
+    m = bytearray(data)
+    m[off:off + 8] = struct.pack("=Q", 7)
+    expect(m, 2, "unknown record type 7")
+    m = bytearray(data)
+    m[off + 8:off + 16] = struct.pack("=Q", 99999)
+    expect(m, 2, "unknown event id")
+    # Random damage: never a crash, always an answer.
+    rng = random.Random(11)
+    for i in range(300):
+        m = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            pos = rng.randrange(len(m))
+            m[pos] = rng.randrange(256)
+        with open(bad, "wb") as f:
+            f.write(m)
+        run_reader("dump", bad, ok=(0, 1, 2))
+        if i % 10 == 0:
+            run_reader("stats", bad, ok=(0, 1, 2))
+            run_reader("timeline", bad, ok=(0, 1, 2))
+            run_reader("dump", "--simpletrace", bad, ok=(0, 1, 2))
+    print("corrupt: magic, version, absurd length, unknown type and id reported; 300 random damages survived")
+
+
+def test_simpletrace():
+    log = os.path.join(TMP, "st.log")
+    emit(log, "basic", 2, 3000)
+    log2 = os.path.join(TMP, "st2.log")
+    emit(log2, "select")
+    qemu = os.path.join(HERE, "third_party", "qemu", "simpletrace.py")
+    for lg in (log, log2):
+        ev = lg + ".events"
+        with open(ev, "wb") as f:
+            f.write(run_reader("events", lg).stdout)
+        q = subprocess.run([sys.executable, qemu, ev, lg], capture_output=True)
+        check(q.returncode == 0, "QEMU's simpletrace.py rejects the log:\n" + q.stderr.decode())
+        ours = run_reader("dump", "--simpletrace", lg).stdout
+        check(ours == q.stdout, "dump --simpletrace differs from simpletrace.py's output")
+        check(b"tp_seq" in q.stdout or b"tp_many" in q.stdout, "no program events in simpletrace.py's output")
+    # The built-in catalog is itself a trace-events file tracetool accepts.
+    sys.path.insert(0, os.path.join(HERE, "third_party", "qemu"))
+    import tracetool  # noqa: E402
+    cat = run_reader("events").stdout.decode()
+    evs = tracetool.read_events(cat.splitlines(True), "catalog")
+    check(len(evs) >= 30, "tracetool read only %d events from the catalog" % len(evs))
+    print("simpletrace: QEMU's simpletrace.py reads pvomp logs; dump --simpletrace is byte-identical")
+
+
+def test_select():
+    log = os.path.join(TMP, "sel.log")
+    gen, p = emit(log, "select", PVOMP_TRACE_EVENTS="tp_*,!tp_noisy,!tp_p?ng")
+    recs, _ = dump(log)
+    names = sorted({r[0] for r in recs})
+    check(names == ["tp_many", "tp_seq", "tp_str", "tp_void"], "selected events: %r" % names)
+    many = next(r[3] for r in recs if r[0] == "tp_many")
+    want = {"a0": 2**64 - 1, "a1": 2, "a2": 2**64 - 3, "a3": 2**64 - 4, "a4": 5, "a5": 2**64 - 6,
+            "a6": 1, "a7": 0x1234, "a8": 9, "a9": '"ten"'}
+    check(many == want, "tp_many arguments: %r" % many)
+    _, p = emit(os.path.join(TMP, "list.log"), "select", PVOMP_TRACE_EVENTS="list")
+    check("tp_seq(unsigned thread, uint64_t seq)" in p.stderr and "parallel_begin(" in p.stderr,
+          "PVOMP_TRACE_EVENTS=list does not list both catalogs:\n" + p.stderr)
+    _, p = emit(os.path.join(TMP, "w.log"), "select", PVOMP_TRACE_EVENTS="nosuch_*",
+                PVOMP_TRACE_BUFSIZE="lots")
+    check("PVOMP_TRACE_BUFSIZE=lots" in p.stderr and "'nosuch_*' matched no event" in p.stderr,
+          "bad settings are not reported:\n" + p.stderr)
+    recs, _ = dump(os.path.join(TMP, "w.log"))
+    check(not recs, "nothing should be traced with nosuch_*")
+    # No PVOMP_TRACE: no file, no output.
+    env = dict(os.environ)
+    env.pop("PVOMP_TRACE", None)
+    q = subprocess.run([emitter(), "select"], env=env, capture_output=True, text=True)
+    check(q.returncode == 0 and not q.stderr, "untraced run: %d %s" % (q.returncode, q.stderr))
+    print("select: globs, exclusions, list, warnings")
+
+
+def test_reader_synthetic():
+    log = os.path.join(TMP, "syn.log")
+    mklog.runtime_log(log)
+    st = run_reader("stats", log).stdout.decode()
+    row = {}
+    for line in st.splitlines():
+        f = line.split()
+        if f and f[0] in ("101", "102"):
+            # tid records dropped, then lifetime and per-column ms (3 decimals)
+            row[f[0]] = f[:3] + re.findall(r"\b\d+\.\d{3}\b", " ".join(f[3:]))
+    # lifetime parallel barrier spin blocked critical
+    check(row["101"][3:8] == ["100.000", "80.000", "60.000", "10.000", "30.000"],
+          "thread 101 times:\n" + st)
+    check(row["102"][2] == "7" and row["102"][8] == "5.000", "thread 102 drops/critical:\n" + st)
+    check(re.search(r"0x401136 +1 +2 +100\.000 +130\.000 +38\.5% +38\.5%", st), "region imbalance:\n" + st)
+    check("phantom episodes: 1, 20.000 ms" in st, "phantom episode:\n" + st)
+    # JSON for Perfetto.
+    j = json.loads(run_reader("timeline", log).stdout)
+    xs = [e for e in j["traceEvents"] if e["ph"] == "X"]
+    blocked = [e for e in xs if e["name"] == "blocked"]
+    check(len(blocked) == 1 and abs(blocked[0]["dur"] - 30000) < 1e-6 and blocked[0]["tid"] == 101,
+          "blocked interval in JSON: %r" % blocked)
+    check(any(e["name"] == "phantom" and abs(e["dur"] - 20000) < 1e-6 for e in xs), "phantom interval")
+    check(all(set(("ph", "pid", "ts")) <= set(e) for e in j["traceEvents"] if e["ph"] != "M"),
+          "events lack ph/pid/ts")
+    # A log killed before its end: intervals still open end at the last record.
+    mklog.runtime_log(log + ".k", complete=False)
+    p = run_reader("stats", log + ".k", ok=(2,))
+    check(b"no end record" in p.stderr, "incomplete synthetic log not reported")
+    # A QEMU flat log with an --events file.
+    flat = os.path.join(TMP, "flat.log")
+    mklog.qemu_flat_log(flat)
+    p = run_reader("dump", "--events", flat + ".events", flat)
+    check(p.stdout.decode().splitlines() == [
+        "qemu_a 0.000 pid=7 x=0x5", 'qemu_b 0.100 pid=7 s="hi" v=0x9', "dropped 0.100 pid=7 count=0x3"],
+        "QEMU flat log:\n" + p.stdout.decode())
+    p = run_reader("dump", flat, ok=(2,))
+    check(b"no declaration" in p.stderr or b"unknown event" in p.stderr, p.stderr.decode())
+    print("reader_synthetic: stats, imbalance, JSON intervals, incomplete and QEMU logs")
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGB/RGBA PNG (what Chromium writes): (w, h, rows)."""
+    data = open(path, "rb").read()
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            check(depth == 8 and ctype in (2, 6), "unexpected PNG format %d/%d" % (depth, ctype))
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def test_html():
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    check(os.path.exists(chromium), "chromium is not installed (scripts/setup.sh installs it)")
+    log = os.path.join(TMP, "syn.log")
+    mklog.runtime_log(log)
+    html = os.path.join(TMP, "report.html")
+    run_reader("timeline", "--html", "-o", html, log)
+    text = open(html).read()
+    check("<svg" in text and "http" not in text.replace("http://www.w3.org/2000/svg", ""),
+          "the report must be self-contained (no external resources)")
+    png = os.path.join(TMP, "report.png")
+    profile = tempfile.mkdtemp(dir=TMP)
+    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--user-data-dir=" + profile, "--screenshot=" + png, "--window-size=1500,900",
+           "file://" + html]
+    p = subprocess.run(cmd, capture_output=True)
+    check(p.returncode == 0 and os.path.exists(png), "chromium failed:\n" + p.stderr.decode()[-2000:])
+    w, h, bpp, rows = png_pixels(png)
+    want = {"barrier": (0xf4, 0xa3, 0x00), "spin": (0xe0, 0x30, 0x1e), "blocked": (0x2f, 0x5d, 0xa8),
+            "parallel": (0xb9, 0xe4, 0xb4), "phantom": (0x22, 0x22, 0x22), "critical": (0x8e, 0x44, 0xad)}
+    counts = {k: 0 for k in want}
+    for row in rows:
+        for x in range(0, w * bpp, bpp):
+            px = tuple(row[x:x + 3])
+            for k, c in want.items():
+                if px == c:
+                    counts[k] += 1
+    # Areas the synthetic timeline must cover at 1200 px for 100 ms.
+    minimum = {"barrier": 2000, "spin": 500, "blocked": 1500, "parallel": 5000, "phantom": 3000,
+               "critical": 300}
+    for k, n in counts.items():
+        check(n >= minimum[k], "screenshot: %d pixels of %s, wanted >= %d (%r)" % (n, k, minimum[k], counts))
+    shutil.copy(png, os.path.join(A.build, "trace_report_screenshot.png"))
+    print("html: screenshot %dx%d, pixels per kind %r" % (w, h, counts))
+
+
+def test_generator():
+    gen = os.path.join(A.src, "src", "trace", "tracegen.py")
+    cases = [
+        ("ok(int a) \"x\"\n", 0, None),
+        ("bad(float a) \"x\"\n", 1, "not allowed"),
+        ("bad(int a, int b, int c, int d, int e, int f, int g, int h, int i, int j, int k) \"x\"\n", 1, "more than 10"),
+        ("bad(int a) \"%m\"\n", 1, "%m"),
+        ("bad(int a) \"x\"", 1, "newline"),
+        ("bad() \"x\"\n", 1, "void"),
+        ("dup(int a) \"\"\ndup(int b) \"\"\n", 1, "already declared"),
+        ("pvtrace_x(int a) \"\"\n", 0, None),
+    ]
+    for i, (text, rc, msg) in enumerate(cases):
+        path = os.path.join(TMP, "ev%d" % i)
+        with open(path, "w") as f:
+            f.write(text)
+        p = subprocess.run([sys.executable, gen, "--check", path], capture_output=True, text=True)
+        check(p.returncode == rc, "tracegen on %r: exit %d" % (text, p.returncode))
+        if msg:
+            check(msg in p.stderr and "%s:" % path in p.stderr, "tracegen on %r: %s" % (text, p.stderr))
+    p = subprocess.run([sys.executable, gen, "--group", "g", os.path.join(TMP, "ev7"),
+                        os.path.join(TMP, "g.h"), os.path.join(TMP, "g.c")], capture_output=True, text=True)
+    check(p.returncode == 1 and "reserved" in p.stderr, "pvtrace_* names must be refused to programs")
+    print("generator: %d declarations checked" % len(cases))
+
+
+def test_fuzz():
+    fuzzer = os.path.join(A.bin, "pvomp-trace-fuzz")
+    check(os.path.exists(fuzzer), "no fuzzer built (clang needed)")
+    corpus = os.path.join(TMP, "corpus")
+    os.makedirs(corpus, exist_ok=True)
+    emit(os.path.join(corpus, "small.log"), "basic", 2, 50, PVOMP_TRACE_BUFSIZE="4K")
+    emit(os.path.join(corpus, "sel.log"), "select")
+    mklog.runtime_log(os.path.join(corpus, "syn.log"))
+    mklog.runtime_log(os.path.join(corpus, "synk.log"), complete=False)
+    mklog.qemu_flat_log(os.path.join(corpus, "flat.log"))
+    os.remove(os.path.join(corpus, "flat.log.events"))
+    for name in os.listdir(corpus):  # keep inputs small
+        p = os.path.join(corpus, name)
+        if os.path.getsize(p) > 60000:
+            with open(p, "r+b") as f:
+                f.truncate(60000)
+    p = subprocess.run([fuzzer, "-runs=%d" % A.fuzz_runs, "-seed=1", "-max_len=65536",
+                        "-detect_leaks=1", corpus], capture_output=True)
+    err = p.stderr.decode(errors="replace")
+    check(p.returncode == 0, "the fuzzer found a problem:\n" + err[-4000:])
+    print("fuzz: %d runs clean (%s)" % (A.fuzz_runs, err.strip().splitlines()[-1]))
+
+
+def main():
+    global A, TMP
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--fuzz-runs", type=int, default=6000)
+    A = ap.parse_args()
+    fn = globals().get("test_" + A.test)
+    if not fn:
+        sys.exit("no test %s" % A.test)
+    TMP = tempfile.mkdtemp(prefix="pvomp-trace-%s-" % A.test)
+    try:
+        fn()
+    except AssertionError as e:
+        print("FAIL (%s): %s" % (A.test, e), file=sys.stderr)
+        print("files kept in " + TMP, file=sys.stderr)
+        sys.exit(1)
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
