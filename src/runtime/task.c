@@ -495,7 +495,10 @@ void pv_task_spawn(const struct pv_task_args *a, bool deferrable)
         run_included(a);
         return;
     }
-    if (deferrable && !(a->flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) && pv_task_throttled(team, 0))
+    /* Throttle (as libgomp): with this many tasks outstanding, run new ones
+     * at once (after their dependences).  Never a detached task: its event
+     * may be fulfilled only by tasks created after it. */
+    if (deferrable && !(a->flags & PV_GTF_DETACH) && pv_task_throttled(team, 0))
         deferrable = false;
     if (deferrable)
         spawn_deferred(team, a);
