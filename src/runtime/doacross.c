@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "runtime/loop.h"
+#include "runtime/task_internal.h"
 
 struct pv_doacross {
     unsigned ncounts;
@@ -321,11 +322,12 @@ PV_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sch
                                         long *istart, long *iend, uintptr_t *reductions,
                                         void **mem)
 {
-    if (reductions)
-        pv_unsupported("task reductions");
     pv_ull c;
     int kind = pv_sched_resolve(sched, chunk, &c);
-    return doacross_start(ncounts, counts, kind, c, mem, istart, iend);
+    bool more = doacross_start(ncounts, counts, kind, c, mem, istart, iend);
+    if (reductions)
+        pv_task_ws_reductions(reductions);
+    return more;
 }
 
 static bool doacross_ull_start(unsigned ncounts, pv_ull *counts, int sched, pv_ull chunk,
@@ -370,9 +372,10 @@ PV_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, pv_ull *counts, lo
                                             pv_ull chunk, pv_ull *istart, pv_ull *iend,
                                             uintptr_t *reductions, void **mem)
 {
-    if (reductions)
-        pv_unsupported("task reductions");
     pv_ull c;
     int kind = pv_sched_resolve_ull(sched, chunk, &c);
-    return doacross_ull_start(ncounts, counts, kind, c, mem, istart, iend);
+    bool more = doacross_ull_start(ncounts, counts, kind, c, mem, istart, iend);
+    if (reductions)
+        pv_task_ws_reductions(reductions);
+    return more;
 }

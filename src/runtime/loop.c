@@ -7,6 +7,7 @@
  * satisfy both contracts.  The ordered forms are in ordered.c, doacross in
  * doacross.c, the unsigned long long forms in loop_ull.c. */
 #include "runtime/loop.h"
+#include "runtime/task_internal.h"
 
 static bool loop_start(long start, long end, long incr, int sched, pv_ull chunk,
                        long *istart, long *iend)
@@ -57,12 +58,12 @@ PV_ALIAS(GOMP_loop_maybe_nonmonotonic_runtime_start, GOMP_loop_runtime_start);
 PV_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
                                long *istart, long *iend, uintptr_t *reductions, void **mem)
 {
-    if (reductions)
-        pv_unsupported("task reductions");
     pv_ull c;
     int kind = pv_sched_resolve(sched, chunk, &c);
     struct pv_ws *ws = pv_loop_enter(PV_FORM_LONG, (pv_ull)start, (pv_ull)end, (pv_ull)incr,
                                      kind, c, false, mem);
+    if (reductions)
+        pv_task_ws_reductions(reductions);
     if (!istart)
         return true;
     pv_ull s0, e0;

@@ -3,6 +3,7 @@
  * complement value.  Same construction as loop.c; GOMP_loop_end* are
  * shared with it. */
 #include "runtime/loop.h"
+#include "runtime/task_internal.h"
 
 static inline enum pv_form form_of(bool up)
 {
@@ -54,11 +55,11 @@ PV_EXPORT bool GOMP_loop_ull_start(bool up, pv_ull start, pv_ull end, pv_ull inc
                                    pv_ull chunk, pv_ull *istart, pv_ull *iend,
                                    uintptr_t *reductions, void **mem)
 {
-    if (reductions)
-        pv_unsupported("task reductions");
     pv_ull c;
     int kind = pv_sched_resolve_ull(sched, chunk, &c);
     struct pv_ws *ws = pv_loop_enter(form_of(up), start, end, incr, kind, c, false, mem);
+    if (reductions)
+        pv_task_ws_reductions(reductions);
     if (!istart)
         return true;
     pv_ull s0, e0;

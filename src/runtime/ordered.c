@@ -17,6 +17,7 @@
  * function of its start.  With a single thread none of this is needed, and
  * the plain schedulers run the loop (ws->ordered_loop is false). */
 #include "runtime/loop.h"
+#include "runtime/task_internal.h"
 
 void pv_ordered_setup(struct pv_ws *ws, unsigned nthreads)
 {
@@ -201,11 +202,12 @@ PV_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sch
                                        long *istart, long *iend, uintptr_t *reductions,
                                        void **mem)
 {
-    if (reductions)
-        pv_unsupported("task reductions");
     pv_ull c;
     int kind = pv_sched_resolve(sched, chunk, &c);
-    return ordered_start(start, end, incr, kind, c, mem, istart, iend);
+    bool more = ordered_start(start, end, incr, kind, c, mem, istart, iend);
+    if (reductions)
+        pv_task_ws_reductions(reductions);
+    return more;
 }
 
 /* Every ordered *_next does the same: the schedule is in the slot. */
@@ -266,11 +268,12 @@ PV_EXPORT bool GOMP_loop_ull_ordered_start(bool up, pv_ull start, pv_ull end, pv
                                            long sched, pv_ull chunk, pv_ull *istart,
                                            pv_ull *iend, uintptr_t *reductions, void **mem)
 {
-    if (reductions)
-        pv_unsupported("task reductions");
     pv_ull c;
     int kind = pv_sched_resolve_ull(sched, chunk, &c);
-    return ordered_ull_start(up, start, end, incr, kind, c, mem, istart, iend);
+    bool more = ordered_ull_start(up, start, end, incr, kind, c, mem, istart, iend);
+    if (reductions)
+        pv_task_ws_reductions(reductions);
+    return more;
 }
 
 PV_EXPORT bool GOMP_loop_ull_ordered_runtime_next(pv_ull *istart, pv_ull *iend)

@@ -3,6 +3,7 @@
  * of one; GOMP_sections_start/next return the section number, 0 when none
  * is left.  The count fits in 32 bits, so the cursor's fetch_add cannot wrap. */
 #include "runtime/loop.h"
+#include "runtime/task_internal.h"
 
 static void sections_setup(struct pv_ws *ws, unsigned count, unsigned nthreads)
 {
@@ -38,9 +39,10 @@ PV_EXPORT unsigned GOMP_sections_start(unsigned count)
 
 PV_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem)
 {
+    struct pv_ws *ws = sections_enter(count, mem);
     if (reductions)
-        pv_unsupported("task reductions");
-    return sections_take(sections_enter(count, mem));
+        pv_task_ws_reductions(reductions);
+    return sections_take(ws);
 }
 
 PV_EXPORT unsigned GOMP_sections_next(void)

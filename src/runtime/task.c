@@ -101,6 +101,7 @@ void pv_task_team_init(struct pv_team *team)
         pv_tq_init(ts);
         team->task_state = ts;
     }
+    pv_task_ws_reductions_reset(ts);
     for (unsigned i = 0; i < team->nthreads; i++) {
         struct pv_task *t = &team->implicit[i];
         t->team = team;

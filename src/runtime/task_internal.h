@@ -100,7 +100,13 @@ struct pv_tstate {
     unsigned cap;                     /* members this state can serve */
     struct pv_tq *q;                  /* one deque per member */
     struct pv_deps **impl_deps;       /* dependence tables of the implicit tasks, kept */
-    uintptr_t *ws_red[PV_WS_SLOTS];   /* first thread's task reductions per ws slot */
+    /* Task reductions of worksharing constructs, per ws slot: the first
+     * thread to arrive registers and publishes its array (state word =
+     * construct sequence << 1 | ready), the others share its memory. */
+    struct {
+        pv_futex_t state;
+        uintptr_t *first;
+    } ws_red[PV_WS_SLOTS];
 
     /* Threads waiting in taskwait / taskgroup / dependences / detach sleep on
      * `work`; anybody who makes work or completes something bumps it when
@@ -206,9 +212,11 @@ void pv_deps_release(struct pv_task *t);
 void pv_taskgroup_reduction_register(uintptr_t *data);
 
 /* Task reductions of a worksharing construct (loop, sections, scope): call
- * right after pv_ws_start() returned `first`, and for the first thread before
- * pv_ws_init_done().  Opens the construct's taskgroup and registers
- * `reductions` in it (the other threads share the first thread's memory). */
-void pv_task_ws_reductions(uintptr_t *reductions, bool first);
+ * once per thread right after entering the construct (pv_ws_start).  Opens
+ * the construct's taskgroup and registers `reductions` in it; the team's
+ * threads share the private copies of the first one to register. */
+void pv_task_ws_reductions(uintptr_t *reductions);
+/* A team is used again: forget the previous region's worksharing state. */
+void pv_task_ws_reductions_reset(struct pv_tstate *ts);
 
 #endif

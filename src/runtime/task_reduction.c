@@ -217,7 +217,15 @@ PV_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data,
 
 /* ------------------------------------------------------------ worksharing */
 
-void pv_task_ws_reductions(uintptr_t *reductions, bool first)
+void pv_task_ws_reductions_reset(struct pv_tstate *ts)
+{
+    /* "Construct 2^31 - 1, ready": matches no construct of the new region
+     * before the slot's state is overwritten. */
+    for (unsigned i = 0; i < PV_WS_SLOTS; i++)
+        atomic_store_explicit(&ts->ws_red[i].state.word, UINT32_MAX, memory_order_relaxed);
+}
+
+void pv_task_ws_reductions(uintptr_t *reductions)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_task *t = pv_task_current();
@@ -225,14 +233,39 @@ void pv_task_ws_reductions(uintptr_t *reductions, bool first)
     tg->workshare = true;
     t->taskgroup = tg;
     struct pv_team *team = thr->ts.team;
-    struct pv_tstate *ts = team ? team->task_state : NULL;
-    unsigned slot = team ? (unsigned)(thr->ts.ws - team->ws) : 0;
-    uintptr_t *orig = !first && ts ? ts->ws_red[slot] : NULL;
-    red_register(reductions, tg->reductions, orig, team ? team->nthreads : 1);
+    if (!team) {
+        red_register(reductions, tg->reductions, NULL, 1);
+        tg->reductions = reductions;
+        return;
+    }
+    struct pv_tstate *ts = team->task_state;
+    unsigned slot = (unsigned)(thr->ts.ws - team->ws);
+    pv_futex_t *state = &ts->ws_red[slot].state;
+    uint32_t mine = (uint32_t)((thr->ts.ws_seq - 1) << 1);
+    /* The slot is reused (for construct seq + PV_WS_SLOTS) only after every
+     * thread left this construct, so the state cannot move past `mine`
+     * while somebody here still looks at it. */
+    uint32_t cur = atomic_load_explicit(&state->word, memory_order_acquire);
+    bool first = false;
+    while (cur != mine && cur != (mine | 1)) {
+        if (atomic_compare_exchange_weak_explicit(&state->word, &cur, mine,
+                                                  memory_order_acquire, memory_order_acquire)) {
+            first = true;
+            break;
+        }
+    }
+    if (first) {
+        red_register(reductions, tg->reductions, NULL, team->nthreads);
+        ts->ws_red[slot].first = reductions;
+        /* seq_cst store, then wake: the wait primitive's protocol. */
+        atomic_store_explicit(&state->word, mine | 1, memory_order_seq_cst);
+        pv_wake(state);
+    } else {
+        while ((cur = atomic_load_explicit(&state->word, memory_order_acquire)) != (mine | 1))
+            pv_wait_while_eq(state, cur);
+        red_register(reductions, tg->reductions, ts->ws_red[slot].first, team->nthreads);
+    }
     tg->reductions = reductions;
-    /* Published by the caller's pv_ws_init_done(). */
-    if (first && ts)
-        ts->ws_red[slot] = reductions;
 }
 
 PV_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
@@ -254,9 +287,8 @@ PV_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
  * agree on who allocates; gcc emits the barrier and the unregister call. */
 PV_EXPORT void GOMP_scope_start(uintptr_t *reductions)
 {
-    bool first = pv_ws_start();
-    pv_task_ws_reductions(reductions, first);
-    if (first)
+    if (pv_ws_start())
         pv_ws_init_done();
+    pv_task_ws_reductions(reductions);
     pv_ws_end_nowait();
 }
