@@ -7,7 +7,8 @@
  * Thread phantoms: tp_btf/sched_switch.  A registered thread switched out
  * while TASK_RUNNING was preempted (the `preempt` argument is not trusted:
  * user-space preemptions arrive with preempt == false); it is a phantom until
- * it is switched in again.
+ * it is switched in again.  So is a registered thread woken from a sleep
+ * (tp_btf/sched_wakeup) onto a busy CPU, until that CPU runs it.
  * vCPU phantoms: sched_switch also records which registered process runs on
  * each CPU; a BPF timer reads every vCPU's KVM steal-time record (the
  * `preempted` byte the host sets when it deschedules a runnable vCPU) and
@@ -67,6 +68,8 @@ struct cpu_state {
     u64 rq;    /* this CPU's struct rq (its per-CPU area), learnt on a switch */
     u32 slot;  /* page of the registered thread running here, 0 = none */
     u32 pid;   /* its process */
+    u32 idle;  /* the idle task runs here */
+    u32 pad;
 };
 
 struct {
@@ -114,6 +117,18 @@ static __always_inline long task_state(struct task_struct *t)
     if (bpf_core_field_exists(t->__state))
         return BPF_CORE_READ(t, __state);
     return BPF_CORE_READ((struct task_struct___old *)t, state);
+}
+
+/* Kernels without THREAD_INFO_IN_TASK keep the CPU in task_struct. */
+struct task_struct___cpu {
+    unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+static __always_inline u32 task_cpu(struct task_struct *t)
+{
+    if (bpf_core_field_exists(t->thread_info.cpu))
+        return BPF_CORE_READ(t, thread_info.cpu);
+    return BPF_CORE_READ((struct task_struct___cpu *)t, cpu);
 }
 
 static __always_inline struct pvomp_phantom_page *page_at(u32 slot)
@@ -332,7 +347,29 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
     if (cs) {
         cs->slot = t ? t->slot : 0;
         cs->pid = t ? t->tgid : 0;
+        cs->idle = pid == 0;
     }
+    return 0;
+}
+
+/* A registered thread woken from a sleep waits in a runqueue until a CPU
+ * takes it: it cannot make progress either, so it is a phantom until it is
+ * switched in.  (A thread woken while still on its CPU - it had not gone to
+ * sleep yet - is running and stays out of the count.) */
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(phantom_wakeup, struct task_struct *p)
+{
+    u32 pid = BPF_CORE_READ(p, pid);
+    struct pv_thread_rec *t = bpf_map_lookup_elem(&threads, &pid);
+    if (!t || BPF_CORE_READ(p, on_cpu) != 0)
+        return 0;
+    /* Woken onto an idle CPU, it runs as soon as that CPU notices: no
+     * phantom (a preempted vCPU there is the timer's business). */
+    u32 cpu = task_cpu(p);
+    struct cpu_state *cs = bpf_map_lookup_elem(&cpus, &cpu);
+    if (cs && cs->idle)
+        return 0;
+    phantom_begin(t);
     return 0;
 }
 

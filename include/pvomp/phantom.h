@@ -3,7 +3,8 @@
  *
  * A "phantom" is a team thread the runtime believes is running but that cannot
  * make progress: a registered thread switched out while still runnable
- * (preempted), or a registered thread whose vCPU the hypervisor has preempted.
+ * (preempted) or woken but still waiting for a CPU, or a registered thread
+ * whose vCPU the hypervisor has preempted.
  *
  * The tracker owns one BPF_F_MMAPABLE array map of PVOMP_PHANTOM_PAGES pages.
  * Page 0 describes the tracker and the CPUs; pages 1.. belong to processes,
@@ -82,7 +83,7 @@ struct pvomp_phantom_proc {
 
     /* Hot line: changes on every phantom transition. */
     uint32_t phantoms;        /* phantoms now = thread_phantoms + vcpu_phantoms */
-    uint32_t thread_phantoms; /* registered threads preempted while runnable */
+    uint32_t thread_phantoms; /* registered threads runnable but not running */
     uint32_t vcpu_phantoms;   /* registered threads on a preempted vCPU */
     uint32_t avg;             /* smoothed phantoms, fixed point (PVOMP_PHANTOM_AVG_SHIFT) */
     uint64_t seq;             /* incremented after every change of the fields above */

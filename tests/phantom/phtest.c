@@ -188,3 +188,72 @@ double ph_avg(ph_proc_t *p)
 {
     return (double)p->avg / (double)(1u << PVOMP_PHANTOM_AVG_SHIFT);
 }
+
+bool ph_is_child(void)
+{
+    return getenv("PHTEST_CHILD") != NULL;
+}
+
+char *ph_run_child(const char *policy, const char *const args[])
+{
+    int fds[2];
+    PH_CHECK(pipe(fds) == 0);
+    fflush(stdout);
+    pid_t c = fork();
+    PH_CHECK(c >= 0);
+    if (c == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2); /* the runtime's warnings are part of the output */
+        setenv("PHTEST_CHILD", "1", 1);
+        if (policy)
+            setenv("GOMP_WAIT_POLICY", policy, 1);
+        else
+            unsetenv("GOMP_WAIT_POLICY");
+        char *argv[16];
+        int n = 0;
+        argv[n++] = "phtest-child";
+        for (int i = 0; args[i] && n < 15; i++)
+            argv[n++] = (char *)args[i];
+        argv[n] = NULL;
+        execv("/proc/self/exe", argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t cap = 4096, len = 0;
+    char *out = malloc(cap);
+    PH_CHECK(out != NULL);
+    for (;;) {
+        if (len + 1024 > cap) {
+            cap *= 2;
+            out = realloc(out, cap);
+            PH_CHECK(out != NULL);
+        }
+        ssize_t r = read(fds[0], out + len, cap - len - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    out[len] = 0;
+    close(fds[0]);
+    int st;
+    PH_CHECK(waitpid(c, &st, 0) == c);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "FAIL: child (GOMP_WAIT_POLICY=%s) failed (status %d); it printed:\n%s\n",
+                policy ? policy : "unset", st, out);
+        exit(1);
+    }
+    return out;
+}
+
+const char *ph_runtime_path(void)
+{
+    static char path[PATH_MAX];
+    void *fn = dlsym(RTLD_DEFAULT, "pvomp_runtime_path");
+    PH_CHECK(fn != NULL);
+    Dl_info info;
+    PH_CHECK(dladdr(fn, &info) && info.dli_fname && realpath(info.dli_fname, path));
+    return path;
+}

@@ -38,6 +38,16 @@ ph_global_t *ph_global(void);
 /* The page of process pid, or NULL. */
 ph_proc_t *ph_find(pid_t pid);
 
+/* OpenMP tests: the runtime reads GOMP_WAIT_POLICY and opens the phantom
+ * page before main runs, so a test starts the daemon and then runs itself
+ * again as a child ("child" as argv[1]... from `args`) under `policy`.
+ * Returns the child's stdout (malloc'ed); fails the test if the child fails. */
+char *ph_run_child(const char *policy, const char *const args[]);
+bool ph_is_child(void);
+
+/* The pvomp library this process runs on (realpath), for uprobes. */
+const char *ph_runtime_path(void);
+
 void ph_pin_cpu(int cpu);
 pid_t ph_gettid(void);
 /* Wait (no time limit) until the thread's /proc entry is gone: it has fully

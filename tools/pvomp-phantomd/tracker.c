@@ -28,7 +28,7 @@ struct lib_probe {
 
 struct pvd_tracker {
     struct phantom_bpf *skel;
-    struct bpf_link *links[3];
+    struct bpf_link *links[4];
     struct lib_probe libs[PVD_MAX_LIBS];
     int nlibs;
     char pin_dir[PATH_MAX];
@@ -219,9 +219,9 @@ struct pvd_tracker *pvd_tracker_start(const struct pvd_options *o, char *err, si
         snprintf(err, len, "cannot initialise the phantom map: %s", strerror(-e));
         goto fail;
     }
-    struct bpf_program *progs[3] = { t->skel->progs.phantom_switch, t->skel->progs.phantom_exit,
-                                     t->skel->progs.phantom_exec };
-    for (int i = 0; i < 3; i++) {
+    struct bpf_program *progs[4] = { t->skel->progs.phantom_switch, t->skel->progs.phantom_wakeup,
+                                     t->skel->progs.phantom_exit, t->skel->progs.phantom_exec };
+    for (int i = 0; i < 4; i++) {
         t->links[i] = bpf_program__attach(progs[i]);
         if (!t->links[i]) {
             e = errno;
@@ -301,7 +301,7 @@ void pvd_tracker_stop(struct pvd_tracker *t)
         return;
     for (int i = 0; i < t->nlibs; i++)
         bpf_link__destroy(t->libs[i].link);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         bpf_link__destroy(t->links[i]);
     if (t->pinned)
         unpin(t);
