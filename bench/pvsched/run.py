@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""pvsched benchmark runner (not a test).
+
+Runs pvsched_bench (a barrier loop timed as total time / barriers) in three
+scenarios, with pvomp under GOMP_WAIT_POLICY=pvsched, active, passive and
+default beside the system libgomp under default, active and passive, all in
+one run, configurations interleaved in a shuffled order every round; prints
+the median time per barrier, its ratio to the best configuration of the
+scenario, and in scenario (c) the co-runner's throughput.
+
+  (a) 2 threads on 2 CPUs, nothing else running
+  (b) 4 threads on 2 CPUs
+  (c) 2 threads pinned one per CPU; a SCHED_FIFO phantom injector busy 4 ms of
+      every 8 ms on CPU 0; a co-runner counting loop iterations on CPU 1
+
+Needs root (SCHED_FIFO, and pvomp-phantomd if none is running: a private one
+is started).  Usage: run.py --build <build-dir> [--rounds N] [--seconds S]"""
+
+import argparse
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+SCENARIOS = [
+    ("a", "2 threads on 2 CPUs, nothing else running", ["--threads", "2"]),
+    ("b", "4 threads on 2 CPUs", ["--threads", "4"]),
+    ("c", "2 threads pinned one per CPU, injector 4 ms/8 ms on CPU 0, co-runner on CPU 1",
+     ["--threads", "2", "--pin", "--inject", "0", "--busy-us", "4000", "--period-us", "8000",
+      "--corun", "1"]),
+]
+CONFIGS = [("pvomp", "pvsched"), ("pvomp", "active"), ("pvomp", "passive"), ("pvomp", "default"),
+           ("libgomp", "default"), ("libgomp", "active"), ("libgomp", "passive")]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def cpu_busy(interval=1.0):
+    def snap():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]
+    t0, i0 = snap()
+    time.sleep(interval)
+    t1, i1 = snap()
+    return 1.0 - (i1 - i0) / max(1, t1 - t0)
+
+
+def wait_quiet(limit_s):
+    deadline = time.time() + limit_s
+    busy = cpu_busy()
+    while busy > 0.15 and time.time() < deadline:
+        log("pvsched bench: CPUs %.0f%% busy with other work; waiting" % (busy * 100))
+        time.sleep(5)
+        busy = cpu_busy()
+    return busy
+
+
+def daemon_alive(sock):
+    import socket
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(sock)
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def start_daemon(build):
+    sock = os.environ.get("PVOMP_PHANTOMD_SOCKET", "/run/pvomp/phantomd.sock")
+    if daemon_alive(sock):
+        log("pvsched bench: using the pvomp-phantomd on %s" % sock)
+        return sock, None
+    sock = "/tmp/pvomp-bench-%d.sock" % os.getpid()
+    exe = os.path.join(build, "bin", "pvomp-phantomd")
+    p = subprocess.Popen([exe, "--foreground", "--no-pin", "--socket", sock],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    while not daemon_alive(sock):
+        if p.poll() is not None:
+            sys.exit("pvsched bench: pvomp-phantomd failed: %s" % p.stderr.read().strip())
+        time.sleep(0.05)
+    log("pvsched bench: started a private pvomp-phantomd on %s" % sock)
+    return sock, p
+
+
+def run_one(exe, build, sock, runtime, policy, args, seconds):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMP_", "GOMP_", "KMP_", "LD_", "PVOMP_"))}
+    env["PVOMP_PHANTOMD_SOCKET"] = sock
+    cmd = [exe, "--seconds", str(seconds)] + args
+    if runtime == "pvomp":
+        env["LD_LIBRARY_PATH"] = os.path.join(build, "lib")
+    if policy == "pvsched":
+        env["GOMP_WAIT_POLICY"] = "pvsched"
+        cmd.append("--expect-pvsched")
+    elif policy != "default":
+        env["OMP_WAIT_POLICY"] = policy
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=seconds * 20 + 60)
+    m = re.search(r"RESULT runtime=(\S+) barriers=(\d+) seconds=(\S+) ns_per_barrier=(\S+) "
+                  r"corun_per_s=(\S+)", r.stdout)
+    if r.returncode != 0 or not m:
+        sys.exit("pvsched bench: %s/%s failed (%d): %s%s" % (runtime, policy, r.returncode,
+                                                            r.stdout, r.stderr))
+    if m.group(1) != runtime:
+        sys.exit("pvsched bench: expected %s, %s was loaded" % (runtime, m.group(1)))
+    return float(m.group(4)), float(m.group(5))
+
+
+def fmt_ns(ns):
+    return "%.2f us" % (ns / 1000.0) if ns < 1e6 else "%.2f ms" % (ns / 1e6)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--scenarios", default="a,b,c")
+    ap.add_argument("--quiet-wait", type=int, default=0,
+                    help="before each round wait up to this many seconds for idle CPUs")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    exe = os.path.join(build, "bench", "pvsched_bench")
+    if not os.access(exe, os.X_OK):
+        sys.exit("pvsched bench: %s not built" % exe)
+    if os.geteuid() != 0:
+        sys.exit("pvsched bench: needs root (SCHED_FIFO injector, pvomp-phantomd)")
+    sock, daemon = start_daemon(build)
+    rng = random.Random(1)
+    results = {}
+    try:
+        for sc, title, sargs in SCENARIOS:
+            if sc not in args.scenarios.split(","):
+                continue
+            for rnd in range(args.rounds):
+                busy = wait_quiet(args.quiet_wait) if args.quiet_wait else cpu_busy(0.2)
+                log("pvsched bench: scenario (%s) round %d/%d (CPUs %.0f%% busy before)" %
+                    (sc, rnd + 1, args.rounds, busy * 100))
+                order = CONFIGS[:]
+                rng.shuffle(order)
+                for rt, pol in order:
+                    t, co = run_one(exe, build, sock, rt, pol, sargs, args.seconds)
+                    results.setdefault((sc, rt, pol), []).append((t, co))
+    finally:
+        if daemon:
+            daemon.send_signal(signal.SIGTERM)
+            daemon.wait()
+    report(results, args)
+
+
+def report(results, args):
+    verdicts = []
+    for sc, title, _ in SCENARIOS:
+        if sc not in args.scenarios.split(","):
+            continue
+        med = {}
+        for rt, pol in CONFIGS:
+            s = results[(sc, rt, pol)]
+            med[(rt, pol)] = (statistics.median(t for t, _ in s), statistics.median(c for _, c in s))
+        best = min(t for t, _ in med.values())
+        print("\nScenario (%s): %s   [median of %d runs of %g s]" % (sc, title, args.rounds,
+                                                                    args.seconds))
+        print("  %-8s %-8s %14s %8s" % ("runtime", "policy", "time/barrier", "x best") +
+              ("   %14s" % "co-runner" if sc == "c" else ""))
+        for rt, pol in CONFIGS:
+            t, co = med[(rt, pol)]
+            line = "  %-8s %-8s %14s %8.2f" % (rt, pol, fmt_ns(t), t / best)
+            if sc == "c":
+                line += "   %9.1f M it/s" % (co / 1e6)
+            print(line)
+        pv = med[("pvomp", "pvsched")][0]
+        ok = pv <= 1.1 * best
+        verdicts.append("(%s) pvsched time/barrier %.2f x the best: %s" %
+                        (sc, pv / best, "met (goal <= 1.1)" if ok else "MISSED (goal <= 1.1)"))
+        if sc == "c":
+            co = med[("pvomp", "pvsched")][1]
+            for rt in ("pvomp", "libgomp"):
+                for pol in ("default", "active"):
+                    ref = med[(rt, pol)][1]
+                    r = co / ref if ref else float("inf")
+                    verdicts.append("(c) co-runner under pvsched vs %s %s: %.2f x: %s" %
+                                    (rt, pol, r, "met (goal >= 1.3)" if r >= 1.3
+                                     else "MISSED (goal >= 1.3)"))
+    print("\nGoals:")
+    for v in verdicts:
+        print("  " + v)
+
+
+if __name__ == "__main__":
+    main()
