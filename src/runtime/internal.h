@@ -233,15 +233,21 @@ struct pv_task {
     void (*fn)(void *);
     void *arg;
     struct pv_taskgroup *taskgroup; /* innermost taskgroup (inherited at creation) */
-    _Atomic uint64_t cnt;           /* incomplete children | references << 32 */
-    _Atomic uint32_t npred;         /* unfinished predecessors (+1 while registering) */
-    _Atomic uint32_t detach;        /* PV_DETACH_* state bits */
     struct pv_deps *deps;           /* dependence table of this task's children */
     struct pv_dep_node *dnodes;     /* this task's own depend items */
     unsigned ndeps;
+    struct pv_task *next;           /* free-list link */
+    void *pool;                     /* block pool the task's memory returns to */
+    /* Written by other threads while the task runs; kept a cache line away
+     * from the fields above, which the task's own thread reads all the time
+     * (the padding works whatever the 16-byte-aligned block's offset). */
+    char pad_hot[64];
+    _Atomic uint64_t cnt;           /* incomplete children | references << 32 */
+    _Atomic uint32_t npred;         /* unfinished predecessors (+1 while registering) */
+    _Atomic uint32_t detach;        /* PV_DETACH_* state bits */
     unsigned nsucc, succ_cap;       /* successors (guarded by the parent's deps lock) */
     struct pv_task **succ;
-    struct pv_task *next;           /* free-list link */
+    char pad_tail[48];              /* and away from the next task of an array */
 };
 
 /* Where a thread stands. */

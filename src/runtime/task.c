@@ -14,31 +14,39 @@
 
 /* ----------------------------------------------------------- allocation */
 
-/* Task blocks of one size class are recycled through a per-thread cache;
- * larger ones (big firstprivate data, many depend items) use malloc. */
-#define TASK_BLOCK 448u
-#define TASK_CACHE_MAX 128u
+/* Task blocks of one size class are recycled through pools, one per team
+ * member (teams are never freed, so a pool outlives its blocks).  The member
+ * that allocated a block gets it back: directly when it frees the block
+ * itself, else through the pool's lock-free return stack, which it empties
+ * when its own list runs dry.  Larger tasks (big firstprivate data, many
+ * depend items) use malloc. */
+#define TASK_BLOCK 576u
+#define POOL_KEEP 1024u
 
-static __thread struct pv_task *cache_list __attribute__((tls_model("initial-exec")));
-static __thread unsigned cache_len __attribute__((tls_model("initial-exec")));
-
-static struct pv_task *task_alloc(size_t extra)
+static struct pv_task *task_alloc(struct pv_team *team, size_t extra)
 {
     size_t size = sizeof(struct pv_task) + extra;
-    struct pv_task *t;
-    if (size <= TASK_BLOCK) {
-        t = cache_list;
-        if (t) {
-            cache_list = t->next;
-            cache_len--;
-        } else {
-            t = pv_malloc(TASK_BLOCK);
-        }
-        t->tflags = PV_TF_CACHED;
-    } else {
-        t = pv_malloc(size);
+    if (size > TASK_BLOCK) {
+        struct pv_task *t = pv_malloc(size);
         t->tflags = 0;
+        t->pool = NULL;
+        return t;
     }
+    struct pv_tpool *pool = &((struct pv_tstate *)team->task_state)->pools[pv_thr.ts.team_id];
+    struct pv_task *t = pool->local;
+    /* Blocks taken back from the return stack are not counted in nlocal
+     * (that would mean walking them): the cap only limits local frees. */
+    if (!t)
+        t = atomic_exchange_explicit(&pool->remote, NULL, memory_order_acquire);
+    if (t) {
+        pool->local = t->next;
+        if (pool->nlocal)
+            pool->nlocal--;
+    } else {
+        t = pv_malloc(TASK_BLOCK);
+    }
+    t->tflags = PV_TF_CACHED;
+    t->pool = pool;
     return t;
 }
 
@@ -47,13 +55,29 @@ static void task_free(struct pv_task *t)
     if (t->deps)
         pv_deps_free(t->deps);
     free(t->succ);
-    if ((t->tflags & PV_TF_CACHED) && cache_len < TASK_CACHE_MAX) {
-        t->next = cache_list;
-        cache_list = t;
-        cache_len++;
-    } else {
+    struct pv_tpool *pool = t->pool;
+    if (!pool) {
         free(t);
+        return;
     }
+    struct pv_team *team = pv_thr.ts.team;
+    if (team && pool == &((struct pv_tstate *)team->task_state)->pools[pv_thr.ts.team_id]) {
+        if (pool->nlocal >= POOL_KEEP) {
+            free(t);
+            return;
+        }
+        t->next = pool->local;
+        pool->local = t;
+        pool->nlocal++;
+        return;
+    }
+    /* Another member's block: push it on that pool's return stack (only
+     * pushes race; the owner takes the whole stack at once, so no ABA). */
+    struct pv_task *head = atomic_load_explicit(&pool->remote, memory_order_relaxed);
+    do
+        t->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&pool->remote, &head, t, memory_order_release,
+                                                  memory_order_relaxed));
 }
 
 /* References on a parent are counted only for heap parents: implicit tasks
@@ -98,6 +122,8 @@ void pv_task_team_init(struct pv_team *team)
         ts->q = pv_aligned_alloc(PV_CACHELINE, ts->cap * sizeof *ts->q);
         memset(ts->q, 0, ts->cap * sizeof *ts->q);
         ts->impl_deps = pv_calloc(ts->cap, sizeof *ts->impl_deps);
+        ts->pools = pv_aligned_alloc(PV_CACHELINE, ts->cap * sizeof *ts->pools);
+        memset(ts->pools, 0, ts->cap * sizeof *ts->pools);
         pv_tq_init(ts);
         team->task_state = ts;
     }
@@ -405,17 +431,75 @@ static void run_included(const struct pv_task_args *a)
         pv_deps_free(t.deps);
 }
 
-/* An undeferred task in a team: it may create deferred children that
- * outlive it, so it lives in a task block.  With dependences it first waits
- * for its predecessors. */
-static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
+/* A plain undeferred task runs in its encountering frame.  Should it create
+ * a task that may outlive it (a deferred child, a task with dependences or
+ * an event), it first moves into a task block, and so do its in-frame
+ * ancestors: the block (kept in the frame's `arg`) becomes the current task
+ * and the frames find it when they resume. */
+static struct pv_task *task_promote(struct pv_team *team, struct pv_task *t)
+{
+    if (!t || t->kind != PV_TASK_STACK || !(t->tflags & PV_TF_PROMOTABLE))
+        return t;
+    if (t->arg)
+        return t->arg;
+    struct pv_task *p = task_promote(team, t->parent);
+    struct pv_task *h = task_alloc(team, 0);
+    uint8_t cached = h->tflags & PV_TF_CACHED;
+    void *pool = h->pool;
+    /* A frame task has only the fields a running task uses (see GOMP_task);
+     * the rest starts empty. */
+    memcpy((void *)h, (const void *)t, sizeof *h);
+    h->kind = PV_TASK_HEAP;
+    h->tflags = (uint8_t)((t->tflags & ~PV_TF_PROMOTABLE) | cached);
+    h->pool = pool;
+    h->parent = p;
+    h->arg = NULL;
+    h->fn = NULL;
+    h->dnodes = NULL;
+    h->ndeps = 0;
+    h->next = NULL;
+    atomic_init(&h->npred, 0);
+    atomic_init(&h->detach, 0);
+    h->nsucc = h->succ_cap = 0;
+    h->succ = NULL;
+    t->arg = h;
+    if (pv_thr.task == t)
+        pv_thr.task = h;
+    return h;
+}
+
+static inline struct pv_task *task_resolve(struct pv_task *t)
+{
+    if (t && t->kind == PV_TASK_STACK && (t->tflags & PV_TF_PROMOTABLE) && t->arg)
+        return t->arg;
+    return t;
+}
+
+/* An undeferred task in a block is done: children still alive keep it, and
+ * it then keeps its parent (which it did not reference while it ran: the
+ * parent was suspended in this very call). */
+static void undeferred_block_done(struct pv_task *t)
+{
+    if (atomic_load_explicit(&t->cnt, memory_order_acquire) == PV_TASK_REF) {
+        task_free(t);
+        return;
+    }
+    if (parent_ref(t->parent))
+        atomic_fetch_add_explicit(&t->parent->cnt, PV_TASK_REF, memory_order_relaxed);
+    task_unref(t);
+}
+
+/* An undeferred task with dependences or an event lives in a block from the
+ * start; it first waits for its predecessors, and after its body for its
+ * event. */
+static void run_undeferred_block(struct pv_team *team, const struct pv_task_args *a)
 {
     struct pv_thread *thr = &pv_thr;
-    struct pv_task *parent = thr->task;
+    struct pv_task *parent = task_promote(team, thr->task);
     size_t ndeps = 0;
     if ((a->flags & PV_GTF_DEPEND) && !pv_deps_empty(parent->deps))
         ndeps = pv_deps_count(a->depend);
-    struct pv_task *t = task_alloc(ndeps * sizeof(struct pv_dep_node));
+    struct pv_task *t = task_alloc(team, ndeps * sizeof(struct pv_dep_node));
     task_init(t, parent, team, a);
     t->kind = PV_TASK_HEAP;
     t->tflags |= PV_TF_UNDEFERRED | PV_TF_WAITER;
@@ -433,23 +517,36 @@ static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
         wait_until(team, parent, event_fulfilled, t);
     if (t->ndeps)
         pv_deps_release(t);
-    /* Children still alive keep t, and t keeps its parent. */
-    if (atomic_load_explicit(&t->cnt, memory_order_acquire) == PV_TASK_REF) {
-        task_free(t);
+    undeferred_block_done(t);
+}
+
+static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
+{
+    if (a->flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) {
+        run_undeferred_block(team, a);
         return;
     }
-    if (parent_ref(parent))
-        atomic_fetch_add_explicit(&parent->cnt, PV_TASK_REF, memory_order_relaxed);
-    task_unref(t);
+    struct pv_thread *thr = &pv_thr;
+    struct pv_task *parent = thr->task;
+    struct pv_task u;
+    task_init(&u, parent, team, a);
+    u.kind = PV_TASK_STACK;
+    u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
+    thr->task = &u;
+    run_body(a);
+    /* The parent may have moved into a block meanwhile. */
+    thr->task = task_resolve(parent);
+    if (u.arg)
+        undeferred_block_done(u.arg);
 }
 
 static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
 {
     struct pv_thread *thr = &pv_thr;
-    struct pv_task *parent = thr->task;
+    struct pv_task *parent = task_promote(team, thr->task);
     size_t ndeps = (a->flags & PV_GTF_DEPEND) ? pv_deps_count(a->depend) : 0;
     size_t dsize = ndeps * sizeof(struct pv_dep_node);
-    struct pv_task *t = task_alloc(dsize + (size_t)a->arg_size + (size_t)a->arg_align - 1);
+    struct pv_task *t = task_alloc(team, dsize + (size_t)a->arg_size + (size_t)a->arg_align - 1);
     task_init(t, parent, team, a);
     t->kind = PV_TASK_HEAP;
     t->dnodes = (struct pv_dep_node *)(t + 1);
@@ -522,8 +619,34 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
-    if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, thr->task))
+    struct pv_task *parent = thr->task;
+    if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
+    /* Fast path: a plain task that runs at once (if(0), or the throttle),
+     * in this frame, with only the fields a running task needs. */
+    if (pv_likely(team && !cpyfn && !(flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) &&
+                  !parent->final) &&
+        (!if_clause || pv_task_throttled(team, 0))) {
+        struct pv_task u;
+        u.icv = parent->icv;
+        u.parent = parent;
+        u.final = u.in_final = (flags & PV_GTF_FINAL) != 0;
+        u.kind = PV_TASK_STACK;
+        u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
+        u.depth = parent->depth + 1;
+        u.priority = 0;
+        u.team = team;
+        u.arg = NULL;
+        u.taskgroup = parent->taskgroup;
+        u.deps = NULL;
+        atomic_init(&u.cnt, PV_TASK_REF);
+        thr->task = &u;
+        fn(data);
+        thr->task = task_resolve(parent);
+        if (u.arg)
+            undeferred_block_done(u.arg);
+        return;
+    }
     struct pv_task_args a = {
         .fn = fn,
         .data = data,

@@ -58,6 +58,7 @@ enum {
     PV_TF_COPIED = 1u << 2,     /* copy constructors ran: never skip the body */
     PV_TF_DETACH = 1u << 3,     /* has a detach event */
     PV_TF_UNDEFERRED = 1u << 4, /* runs inline in the encountering task */
+    PV_TF_PROMOTABLE = 1u << 5, /* in a frame; moved to a block (arg) on demand */
 };
 
 /* task->detach state bits. */
@@ -89,6 +90,13 @@ struct pv_tq {
     struct pv_task **buf;
 };
 
+/* A member's pool of task blocks (task.c). */
+struct pv_tpool {
+    _Alignas(PV_CACHELINE) struct pv_task *local;  /* the member's own list */
+    unsigned nlocal;
+    _Alignas(PV_CACHELINE) _Atomic(struct pv_task *) remote; /* returned by others */
+};
+
 struct pv_prio_item {
     int priority;
     uint64_t seq;
@@ -99,6 +107,7 @@ struct pv_prio_item {
 struct pv_tstate {
     unsigned cap;                     /* members this state can serve */
     struct pv_tq *q;                  /* one deque per member */
+    struct pv_tpool *pools;           /* one task block pool per member */
     struct pv_deps **impl_deps;       /* dependence tables of the implicit tasks, kept */
     /* Task reductions of worksharing constructs, per ws slot: the first
      * thread to arrive registers and publishes its array (state word =
