@@ -5,7 +5,7 @@
  *   PVOMP_TRACE_EVENTS=<list>   comma-separated globs; !glob excludes; later
  *                               entries win; with no positive glob every
  *                               event starts enabled; "list" prints the catalog
- *   PVOMP_TRACE_BUFSIZE=<n>[K|M] per-thread buffer (default 1M, power of two)
+ *   PVOMP_TRACE_BUFSIZE=<n>[K|M] per-thread buffer (default 4M, power of two)
  *   PVOMP_TRACE_PERIOD_MS=<n>   drain buffers at least this often (default 100, 0 = never)
  *   PVOMP_TRACE_CLOCK=auto|tsc|monotonic
  *
@@ -19,7 +19,7 @@
 
 #include "trace/trace.h"
 
-#define DEFAULT_BUFSIZE (1u << 20)
+#define DEFAULT_BUFSIZE (4u << 20)
 #define MIN_BUFSIZE 4096u
 #define MAX_BUFSIZE (1u << 30)
 
@@ -145,7 +145,7 @@ static void read_env(void)
         if (ok)
             pv_trace_cfg.bufsize = sz;
         else
-            warn_bad("PVOMP_TRACE_BUFSIZE", v, "not a size between 4K and 1G; using 1M");
+            warn_bad("PVOMP_TRACE_BUFSIZE", v, "not a size between 4K and 1G; using 4M");
     }
     if ((v = getenv("PVOMP_TRACE_PERIOD_MS")) && *v) {
         char *end;

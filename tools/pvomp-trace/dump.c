@@ -10,14 +10,14 @@
 static void print_record(struct tr_out *o, const struct tr_rec *r, int64_t delta)
 {
     const struct tr_desc *d = r->d;
-    tr_out_str(o, d->name);
+    tr_out_bytes(o, d->name, d->namelen);
     tr_out_char(o, ' ');
     tr_out_us3(o, delta);
-    tr_out_str(o, " pid=");
+    tr_out_bytes(o, " pid=", 5);
     tr_out_u64(o, r->tid);
     for (unsigned i = 0; i < r->nargs; i++) {
         tr_out_char(o, ' ');
-        tr_out_str(o, d->argname[i]);
+        tr_out_bytes(o, d->argname[i], d->argnamelen[i]);
         tr_out_char(o, '=');
         if (d->is_str[i]) {
             tr_out_cstr(o, r->s[i], r->slen[i]);

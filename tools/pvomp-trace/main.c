@@ -2,7 +2,7 @@
  *
  *   pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] LOG
  *   pvomp-trace stats LOG
- *   pvomp-trace timeline [--html] [--width PX] LOG
+ *   pvomp-trace timeline [--html [OUT.html] | --json [OUT.json]] [--width PX] LOG
  *   pvomp-trace events [LOG]
  *
  * Common options: --events FILE (declarations for logs without them, such as
@@ -19,7 +19,7 @@ static int usage(FILE *f, int status)
 {
     fputs("usage: pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] [options] LOG\n"
           "       pvomp-trace stats [options] LOG\n"
-          "       pvomp-trace timeline [--html] [--width PX] [options] LOG\n"
+          "       pvomp-trace timeline [--html [OUT.html]|--json [OUT.json]] [--width PX] [options] LOG\n"
           "       pvomp-trace events [LOG]\n"
           "options: --events FILE   trace-events declarations for logs that lack them\n"
           "         -o FILE         write the output there instead of stdout\n"
@@ -57,10 +57,16 @@ int main(int argc, char **argv)
             opt.all = true;
         else if (!strcmp(a, "--abs"))
             opt.absolute = true;
-        else if (!strcmp(a, "--html"))
-            opt.html = true;
-        else if (!strcmp(a, "--json"))
-            opt.json = true;
+        else if (!strcmp(a, "--html") || !strcmp(a, "--json")) {
+            bool html = !strcmp(a, "--html");
+            opt.html = html;
+            opt.json = !html;
+            /* "--html OUT.html LOG": the output may follow directly. */
+            const char *ext = html ? ".html" : ".json";
+            size_t l = i + 2 < argc ? strlen(argv[i + 1]) : 0;
+            if (l > 5 && !strcmp(argv[i + 1] + l - 5, ext))
+                opt.output = argv[++i];
+        }
         else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width")) &&
                  i + 1 < argc) {
             const char *v = argv[++i];

@@ -27,7 +27,7 @@ void tr_out_flush(struct tr_out *o)
     o->len = 0;
 }
 
-void tr_out_bytes(struct tr_out *o, const void *p, size_t n)
+void tr_out_big(struct tr_out *o, const void *p, size_t n)
 {
     if (n > o->cap / 2) {
         tr_out_flush(o);
@@ -43,41 +43,6 @@ void tr_out_bytes(struct tr_out *o, const void *p, size_t n)
 void tr_out_str(struct tr_out *o, const char *s)
 {
     tr_out_bytes(o, s, strlen(s));
-}
-
-void tr_out_char(struct tr_out *o, char c)
-{
-    tr_out_reserve(o, 1);
-    o->buf[o->len++] = c;
-}
-
-void tr_out_u64(struct tr_out *o, uint64_t v)
-{
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    tr_out_reserve(o, (size_t)n);
-    while (n)
-        o->buf[o->len++] = tmp[--n];
-}
-
-void tr_out_hex(struct tr_out *o, uint64_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    char tmp[16];
-    int n = 0;
-    do {
-        tmp[n++] = digits[v & 15];
-        v >>= 4;
-    } while (v);
-    tr_out_reserve(o, (size_t)n + 2);
-    o->buf[o->len++] = '0';
-    o->buf[o->len++] = 'x';
-    while (n)
-        o->buf[o->len++] = tmp[--n];
 }
 
 /* Python's '%0.3f' % (ns / 1000.0) for integer ns: exact decimal digits. */

@@ -42,7 +42,13 @@ struct tr_win {
 void tr_win_init(struct tr_win *w, int fd, uint64_t fsize, size_t cap);
 void tr_win_free(struct tr_win *w);
 /* n bytes at off, or NULL when the file ends before off + n. */
-const uint8_t *tr_win_get(struct tr_win *w, uint64_t off, size_t n);
+const uint8_t *tr_win_fill(struct tr_win *w, uint64_t off, size_t n);
+static inline const uint8_t *tr_win_get(struct tr_win *w, uint64_t off, size_t n)
+{
+    if (off >= w->base && off - w->base + n <= w->len)
+        return w->buf + (off - w->base);
+    return tr_win_fill(w, off, n);
+}
 
 /* ------------------------------------------------------ event descriptors */
 enum tr_kind {
@@ -74,7 +80,10 @@ struct tr_desc {
     bool declared;          /* argument list known */
     enum tr_kind kind;
     uint64_t count;         /* records seen (stats) */
+    uint16_t namelen;       /* strlen(name), set by tr_desc_finish() */
+    uint8_t argnamelen[TR_MAX_ARGS];
 };
+void tr_desc_finish(struct tr_desc *d);
 
 /* Parse "type name, type name" (trace-events syntax) into d.  Returns NULL
  * or an error message. */
@@ -118,6 +127,7 @@ struct tr_idmap {           /* open addressing: event id -> descriptor index */
     uint32_t *vals;
     size_t cap, n;
 };
+#define TR_DIRECT_IDS 1024     /* small ids looked up directly */
 
 struct tr_log {
     const char *path;
@@ -128,6 +138,7 @@ struct tr_log {
     struct tr_desc *descs;   /* descs[0] is the dropped-events pseudo event */
     size_t ndescs, descs_cap;
     struct tr_idmap ids;
+    uint32_t direct[TR_DIRECT_IDS]; /* id -> descriptor index + 1 (0: unknown) */
     struct tr_desc *side;    /* from an --events file, by name */
     size_t nside;
 
@@ -292,11 +303,46 @@ static inline void tr_out_reserve(struct tr_out *o, size_t n)
     if (o->len + n > o->cap)
         tr_out_flush(o);
 }
-void tr_out_bytes(struct tr_out *o, const void *p, size_t n);
+void tr_out_big(struct tr_out *o, const void *p, size_t n);
+static inline void tr_out_bytes(struct tr_out *o, const void *p, size_t n)
+{
+    if (n > 256) {
+        tr_out_big(o, p, n);
+        return;
+    }
+    tr_out_reserve(o, n);
+    __builtin_memcpy(o->buf + o->len, p, n);
+    o->len += n;
+}
 void tr_out_str(struct tr_out *o, const char *s);
-void tr_out_char(struct tr_out *o, char c);
-void tr_out_u64(struct tr_out *o, uint64_t v);
-void tr_out_hex(struct tr_out *o, uint64_t v);          /* 0x... */
+static inline void tr_out_char(struct tr_out *o, char c)
+{
+    tr_out_reserve(o, 1);
+    o->buf[o->len++] = c;
+}
+static inline void tr_out_u64(struct tr_out *o, uint64_t v)
+{
+    char tmp[20];
+    int n = 0;
+    tr_out_reserve(o, 20);
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        o->buf[o->len++] = tmp[--n];
+}
+static inline void tr_out_hex(struct tr_out *o, uint64_t v)   /* 0x... */
+{
+    int digits = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+    tr_out_reserve(o, 18);
+    char *p = o->buf + o->len;
+    p[0] = '0';
+    p[1] = 'x';
+    for (int i = digits + 1; i >= 2; i--, v >>= 4)
+        p[i] = "0123456789abcdef"[v & 15];
+    o->len += (size_t)digits + 2;
+}
 void tr_out_us3(struct tr_out *o, int64_t ns);          /* ns as microseconds, 3 decimals */
 __attribute__((format(printf, 2, 3))) void tr_out_fmt(struct tr_out *o, const char *fmt, ...);
 /* Escapes for the different outputs. */

@@ -25,12 +25,10 @@ void tr_win_free(struct tr_win *w)
     w->alloc = w->len = 0;
 }
 
-const uint8_t *tr_win_get(struct tr_win *w, uint64_t off, size_t n)
+const uint8_t *tr_win_fill(struct tr_win *w, uint64_t off, size_t n)
 {
     if (off > w->fsize || n > w->fsize - off)
         return NULL;
-    if (off >= w->base && off + n <= w->base + w->len)
-        return w->buf + (off - w->base);
     size_t want = n > w->cap ? n : w->cap;
     if (want > w->fsize - off)
         want = (size_t)(w->fsize - off);
@@ -194,10 +192,30 @@ static uint32_t desc_new(struct tr_log *log, const char *name)
     return (uint32_t)log->ndescs++;
 }
 
+/* Every id -> descriptor binding goes through here (keeps the direct table). */
+static void bind_id(struct tr_log *log, uint64_t id, uint32_t ix)
+{
+    idmap_put(&log->ids, id, ix);
+    if (id < TR_DIRECT_IDS)
+        log->direct[id] = ix + 1;
+}
+
 struct tr_desc *tr_log_desc(struct tr_log *log, uint64_t id)
 {
+    if (id < TR_DIRECT_IDS)
+        return log->direct[id] ? &log->descs[log->direct[id] - 1] : NULL;
     uint32_t i = idmap_get(&log->ids, id);
     return i == UINT32_MAX ? NULL : &log->descs[i];
+}
+
+void tr_desc_finish(struct tr_desc *d)
+{
+    size_t n = strlen(d->name);
+    d->namelen = (uint16_t)(n > UINT16_MAX ? UINT16_MAX : n);
+    for (unsigned i = 0; i < d->nargs; i++) {
+        n = strlen(d->argname[i]);
+        d->argnamelen[i] = (uint8_t)(n > 255 ? 255 : n);
+    }
 }
 
 /* ---------------------------------------------------------- decoding */
@@ -267,7 +285,7 @@ static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
     uint32_t ix = idmap_get(&log->ids, r->u[0]);
     if (ix == UINT32_MAX) {
         ix = desc_new(log, name);
-        idmap_put(&log->ids, r->u[0], ix);
+        bind_id(log, r->u[0], ix);
         if (log->descs[ix].kind == K_META_CHUNK)
             log->chunk_id = r->u[0];
         if (log->descs[ix].kind == K_META_CUT)
@@ -366,7 +384,7 @@ static void scan(struct tr_log *log)
                 tr_problem(&log->diag, off, "name mapping for the reserved dropped-events id");
             } else if (ix == UINT32_MAX) {
                 ix = desc_new(log, name);
-                idmap_put(&log->ids, id, ix);
+                bind_id(log, id, ix);
                 if (log->descs[ix].kind >= K_META_EVENT && log->descs[ix].kind <= K_META_END)
                     log->is_pvomp = true; /* written by pvomp: it ends with pvtrace_end */
                 if (log->descs[ix].kind == K_META_CHUNK)
@@ -530,7 +548,7 @@ int tr_log_open_fd(struct tr_log *log, int fd, const char *name, const char *eve
     if (events_file && read_side_events(log, events_file) != 0)
         return -1;
     /* descs[0]: the dropped-events records (reserved id, never mapped). */
-    idmap_put(&log->ids, PVOMP_TRACE_DROPPED_ID, desc_new(log, "dropped"));
+    bind_id(log, PVOMP_TRACE_DROPPED_ID, desc_new(log, "dropped"));
     tr_parse_args(&log->descs[0], "uint64_t count");
     log->descs[0].kind = K_DROPPED;
 
@@ -553,6 +571,8 @@ int tr_log_open_fd(struct tr_log *log, int fd, const char *name, const char *eve
     }
     log->data_start = 24;
     scan(log);
+    for (size_t i = 0; i < log->ndescs; i++)
+        tr_desc_finish(&log->descs[i]);
     return 0;
 }
 
