@@ -15,9 +15,11 @@
  *     pvomp-tracegen --group app app-events app-trace.h app-trace.c
  *
  * then `#include "app-trace.h"`, call trace_app_step(3, "fft"), and compile
- * app-trace.c into the program.  The generated code uses only the functions
- * below, through weak references: the same program runs (untraced) on any
- * other OpenMP runtime.  A disabled event costs one load and one branch.
+ * app-trace.c into the program (or use pvomp_trace_events() from
+ * src/trace/PvompTraceEvents.cmake).  The generated code uses only the
+ * functions below, through weak references: the same program runs (untraced)
+ * on any other OpenMP runtime.  A trace point is a macro: a disabled event
+ * costs one load and one branch, and its arguments are not evaluated.
  *
  * Everything here is declared weak so that a program does not need pvomp at
  * link time; check a function pointer before calling it directly, or use the

@@ -12,10 +12,12 @@ strings; at most 10 arguments; `(void)` for none.
 Two modes:
 
   tracegen.py --group NAME EVENTS OUT.h OUT.c
-      For a program's own events.  OUT.h declares `static inline void
-      <prefix><name>(args)` for every event (prefix "trace_" unless --prefix
-      says otherwise); OUT.c holds the catalog, the enabled flags and the
-      record writers, and registers the catalog with pvomp from a
+      For a program's own events.  OUT.h defines the trace point
+      <prefix><name>(args) for every event (prefix "trace_" unless --prefix
+      says otherwise): a macro that tests the event's flag and only then
+      evaluates its arguments and calls the record writer (whose prototype
+      checks their types); OUT.c holds the catalog, the enabled flags and
+      the record writers, and registers the catalog with pvomp from a
       constructor.  Only <pvomp/trace.h> is needed to compile them.
 
   tracegen.py --runtime EVENTS OUT.h OUT.c
@@ -185,6 +187,21 @@ def params(ev):
     return ", ".join("%s%s%s" % (t, "" if t.endswith("*") else " ", n) for t, n in ev.args)
 
 
+def macro(ev, prefix, flag, emit):
+    """The trace point: a macro, so that its arguments are evaluated only when
+    the event is enabled (a disabled one costs the load of its flag and one
+    branch); the emit function's prototype type-checks them."""
+    names = [n for _, n in ev.args]
+    if ev.disabled:
+        flag = "0"  # compiled out; the arguments are still type-checked
+    return ("#define %s%s(%s) \\\n"
+            "    do { \\\n"
+            "        if (__builtin_expect(%s, 0)) \\\n"
+            "            %s(%s); \\\n"
+            "    } while (0)" % (prefix, ev.name, ", ".join(names), flag, emit,
+                                 ", ".join("(%s)" % n for n in names)))
+
+
 def desc_table(events, name, static):
     out = ["%sconst struct pvomp_trace_event_desc %s[%d] = {" % (static, name, len(events))]
     for ev in events:
@@ -223,16 +240,9 @@ def gen_runtime(events, src_name):
                  % (ev.name, params(ev)))
     h.append("")
     for ev in points:
-        h.append("static inline void trace_%s(%s)" % (ev.name, params(ev)))
-        h.append("{")
-        if not ev.disabled:
-            h.append("    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_%s], 0))" % ev.name)
-            h.append("        pv_trace_emit_%s(%s);" % (ev.name, ", ".join(n for _, n in ev.args)))
-        else:
-            for _, n in ev.args:
-                h.append("    (void)%s;" % n)
-        h.append("}")
-        h.append("")
+        h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s]" % ev.name,
+                       "pv_trace_emit_%s" % ev.name))
+    h.append("")
     h.append("#endif")
 
     c = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
@@ -276,16 +286,8 @@ def gen_user(events, group, prefix, src_name):
         h.append("void %s_emit_%s(%s);" % (g, ev.name, params(ev)))
     h.append("")
     for i, ev in enumerate(events):
-        h.append("static inline void %s%s(%s)" % (prefix, ev.name, params(ev)))
-        h.append("{")
-        if not ev.disabled:
-            h.append("    if (__builtin_expect(%s_state[%d], 0))" % (g, i))
-            h.append("        %s_emit_%s(%s);" % (g, ev.name, ", ".join(n for _, n in ev.args)))
-        else:
-            for _, n in ev.args:
-                h.append("    (void)%s;" % n)
-        h.append("}")
-        h.append("")
+        h.append(macro(ev, prefix, "%s_state[%d]" % (g, i), "%s_emit_%s" % (g, ev.name)))
+    h.append("")
     h += ["#ifdef __cplusplus", "}", "#endif", "", "#endif"]
 
     c = ["/* Generated from %s by pvomp-tracegen - do not edit. */" % src_name,
