@@ -61,9 +61,13 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     pv_league = team->league;
     pv_affinity_display_thread();
 
+    trace_implicit_task_begin(team, id, team->nthreads);
     fn(data);
+    trace_implicit_task_end(team, id);
 
+    trace_barrier_enter(2);
     pv_barrier_wait(&team->final, team, false);
+    trace_barrier_leave(2);
     /* From here on the team may be reused by its master: do not touch it. */
     thr->ts.team = NULL;
     thr->task = NULL;
@@ -82,6 +86,7 @@ static void *worker_main(void *arg)
     if (pooled)
         *boot.self_slot = thr; /* read by the master only after the final barrier */
     pv_phantom_thread_start();
+    trace_thread_begin(1);
 
     uint32_t consumed = 0;
     void (*fn)(void *) = boot.fn;
@@ -101,6 +106,7 @@ static void *worker_main(void *arg)
         fn = thr->fn;
         if (!fn) {
             pv_wait_managed_threads_add(-1);
+            trace_thread_end();
             break;
         }
         data = thr->data;
@@ -324,6 +330,7 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
         pv_affinity_assign(n, bind, cur, off, len, team->place, team->part_off, team->part_len);
     }
 
+    trace_parallel_begin(team, (void *)fn, n, team->level);
     team->members[0] = thr;
     if (n > 1) /* The release stores in assign() publish everything above. */
         launch_members(thr, team, n, fn, data, nested);
@@ -345,6 +352,7 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     }
     thr->task = &team->implicit[0];
     pv_affinity_display_thread();
+    trace_implicit_task_begin(team, 0, n);
 }
 
 void pv_team_end(void)
@@ -353,7 +361,11 @@ void pv_team_end(void)
     struct pv_team *team = thr->ts.team;
     if (!team)
         return;
+    trace_implicit_task_end(team, thr->ts.team_id);
+    trace_barrier_enter(2);
     pv_barrier_wait(&team->final, team, false);
+    trace_barrier_leave(2);
+    trace_parallel_end(team);
     if (team->cg_added)
         atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);
     thr->ts = team->prev_ts;
