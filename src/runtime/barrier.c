@@ -9,6 +9,7 @@
  *   PV_BAR_CANCEL - the region was cancelled: cancellable waits return.
  */
 #include "runtime/internal.h"
+#include "trace/trace.h"
 
 void pv_barrier_init(struct pv_barrier *b, unsigned total)
 {
@@ -109,12 +110,17 @@ bool pv_team_barrier_cancel(void)
     struct pv_team *team = pv_thr.ts.team;
     if (!team)
         return false;
-    return pv_barrier_wait(&team->barrier, team, true);
+    trace_barrier_enter(3);
+    bool cancelled = pv_barrier_wait(&team->barrier, team, true);
+    trace_barrier_leave(3);
+    return cancelled;
 }
 
 PV_EXPORT void GOMP_barrier(void)
 {
+    trace_barrier_enter(0);
     pv_team_barrier();
+    trace_barrier_leave(0);
 }
 
 PV_EXPORT bool GOMP_barrier_cancel(void)
