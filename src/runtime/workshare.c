@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "runtime/internal.h"
+#include "trace/trace.h"
 
 static __thread struct pv_ws *orphan_ws;
 
@@ -118,7 +119,9 @@ void pv_ws_end_nowait(void)
 void pv_ws_end(void)
 {
     pv_ws_end_nowait();
+    trace_barrier_enter(1);
     pv_team_barrier();
+    trace_barrier_leave(1);
 }
 
 bool pv_ws_end_cancel(void)
