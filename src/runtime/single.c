@@ -1,5 +1,6 @@
 /* The single construct. */
 #include "runtime/internal.h"
+#include "trace/trace.h"
 
 /* Without copyprivate: the thread that first claims the team's next single
  * construct executes it.  Claiming is one CAS on a team counter; each
@@ -13,8 +14,10 @@ PV_EXPORT bool GOMP_single_start(void)
         return true;
     uint64_t mine = thr->ts.single_seq++;
     uint64_t expected = mine;
-    return atomic_compare_exchange_strong_explicit(&team->single_seq, &expected, mine + 1,
-                                                   memory_order_acq_rel, memory_order_relaxed);
+    bool won = atomic_compare_exchange_strong_explicit(&team->single_seq, &expected, mine + 1,
+                                                       memory_order_acq_rel, memory_order_relaxed);
+    trace_single(won);
+    return won;
 }
 
 /* With copyprivate: a worksharing slot carries the executing thread's data
@@ -23,10 +26,14 @@ PV_EXPORT bool GOMP_single_start(void)
 PV_EXPORT void *GOMP_single_copy_start(void)
 {
     if (pv_ws_start()) {
+        trace_single(1);
         pv_ws_init_done();
         return NULL;
     }
+    trace_single(0);
+    trace_barrier_enter(1);
     pv_team_barrier();
+    trace_barrier_leave(1);
     void *data = pv_thr.ts.ws->copyprivate;
     pv_ws_end_nowait();
     return data;
@@ -37,7 +44,9 @@ PV_EXPORT void GOMP_single_copy_end(void *data)
     struct pv_team *team = pv_thr.ts.team;
     if (team) {
         pv_thr.ts.ws->copyprivate = data;
+        trace_barrier_enter(1);
         pv_team_barrier();
+        trace_barrier_leave(1);
     }
     pv_ws_end_nowait();
 }
