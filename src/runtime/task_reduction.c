@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "runtime/task_internal.h"
+#include "trace/trace.h"
 
 /* Open-addressing map from an original's address to its item (3 words). */
 struct red_map {
@@ -279,8 +280,11 @@ PV_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
         red_unregister(data);
     else
         free((void *)data[5]);
-    if (!cancelled)
+    if (!cancelled) {
+        trace_barrier_enter(4);
         pv_team_barrier();
+        trace_barrier_leave(4);
+    }
 }
 
 /* scope with task reductions: treated as a worksharing construct only to
