@@ -6,17 +6,21 @@
  * which starts zeroed. */
 #include "runtime/internal.h"
 #include "runtime/mutex.h"
+#include "trace/trace.h"
 
 static _Atomic uint32_t unnamed_lock;
 static _Atomic uint32_t atomic_lock;
 
 PV_EXPORT void GOMP_critical_start(void)
 {
+    trace_critical_enter(&unnamed_lock);
     pv_mutex_lock(&unnamed_lock);
+    trace_critical_acquired(&unnamed_lock);
 }
 
 PV_EXPORT void GOMP_critical_end(void)
 {
+    trace_critical_release(&unnamed_lock);
     pv_mutex_unlock(&unnamed_lock);
 }
 
@@ -24,11 +28,14 @@ _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit i
 
 PV_EXPORT void GOMP_critical_name_start(void **pptr)
 {
+    trace_critical_enter(pptr);
     pv_mutex_lock((_Atomic uint32_t *)pptr);
+    trace_critical_acquired(pptr);
 }
 
 PV_EXPORT void GOMP_critical_name_end(void **pptr)
 {
+    trace_critical_release(pptr);
     pv_mutex_unlock((_Atomic uint32_t *)pptr);
 }
 
