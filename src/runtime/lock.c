@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runtime/internal.h"
+#include "trace/trace.h"
 
 typedef _Atomic uint32_t pv_lock_word;
 
@@ -98,11 +99,14 @@ __attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
 
 __attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
 {
+    trace_lock_enter(w);
     word_lock(w);
+    trace_lock_acquired(w);
 }
 
 __attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
 {
+    trace_lock_release(w);
     word_unlock(w);
 }
 
@@ -139,6 +143,7 @@ __attribute__((visibility("default"))) void pv_destroy_nest_lock_30(struct pv_ne
 __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_lock *l)
 {
     void *me = owner_id();
+    trace_lock_enter(l);
     /* Relaxed: only the owner itself ever stores `me`, so seeing it means we
      * hold the lock; any other value means we do not. */
     if (atomic_load_explicit(&l->owner, memory_order_relaxed) != me) {
@@ -146,10 +151,12 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_l
         atomic_store_explicit(&l->owner, me, memory_order_relaxed);
     }
     l->count++;
+    trace_lock_acquired(l);
 }
 
 __attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest_lock *l)
 {
+    trace_lock_release(l);
     if (--l->count == 0) {
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         word_unlock(&l->lock);
