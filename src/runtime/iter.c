@@ -8,6 +8,7 @@
  * one fetch_add when the cursor cannot wrap, otherwise (and for guided,
  * whose chunk size depends on where the cursor stands) with a CAS loop. */
 #include "runtime/loop.h"
+#include "trace/trace.h"
 
 pv_ull pv_count_long(long start, long end, long incr)
 {
@@ -90,6 +91,7 @@ void pv_loop_setup(struct pv_ws *ws, pv_ull start, pv_ull end, pv_ull incr, pv_u
     ws->doacross = NULL;
     ws->mem = NULL;
     atomic_store_explicit(&ws->next, 0, memory_order_relaxed);
+    trace_loop_init(sched, start, end, incr, chunk);
 }
 
 void pv_ws_mem_init(struct pv_ws *ws, void **mem)
@@ -119,6 +121,8 @@ bool pv_iter_static(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
         ts->static_trip = PV_TRIP_DONE;
         *s0 = 0;
         *e0 = n;
+        if (n)
+            trace_loop_chunk(0, n);
         return n != 0;
     }
     pv_ull id = ts->team_id;
@@ -139,6 +143,7 @@ bool pv_iter_static(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
         *e0 = b + q;
         if (b + q == n)
             ts->static_trip = PV_TRIP_DONE;
+        trace_loop_chunk(b, b + q);
         return true;
     }
     /* Chunk number trip * nthr + id, round robin; overflow means past n. */
@@ -150,6 +155,7 @@ bool pv_iter_static(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
     *s0 = b;
     *e0 = e;
     ts->static_trip = e == n ? PV_TRIP_DONE : trip + 1;
+    trace_loop_chunk(b, e);
     return true;
 }
 
@@ -164,6 +170,7 @@ bool pv_iter_dynamic(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
             return false;
         *s0 = b;
         *e0 = c >= n - b ? n : b + c;
+        trace_loop_chunk(*s0, *e0);
         return true;
     }
     pv_ull e;
@@ -176,6 +183,7 @@ bool pv_iter_dynamic(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
                                                     memory_order_relaxed));
     *s0 = b;
     *e0 = e;
+    trace_loop_chunk(b, e);
     return true;
 }
 
@@ -202,5 +210,6 @@ bool pv_iter_guided(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
                                                     memory_order_relaxed));
     *s0 = b;
     *e0 = e;
+    trace_loop_chunk(b, e);
     return true;
 }
