@@ -17,6 +17,7 @@
  * function of its start.  With a single thread none of this is needed, and
  * the plain schedulers run the loop (ws->ordered_loop is false). */
 #include "runtime/loop.h"
+#include "trace/trace.h"
 #include "runtime/task_internal.h"
 
 void pv_ordered_setup(struct pv_ws *ws, unsigned nthreads)
@@ -92,6 +93,7 @@ static bool static_take(const struct pv_ws *ws, bool first, unsigned long held, 
             return false;
         *s0 = b;
         *e0 = b + q;
+        trace_loop_chunk(b, b + q);
         return true;
     }
     if (first) {
@@ -107,6 +109,7 @@ static bool static_take(const struct pv_ws *ws, bool first, unsigned long held, 
         return false;
     *s0 = b;
     *e0 = c >= n - b ? n : b + c;
+    trace_loop_chunk(*s0, *e0);
     return true;
 }
 
