@@ -535,6 +535,69 @@ def test_fuzz():
     print("fuzz: %d runs clean (%s)" % (A.fuzz_runs, err.strip().splitlines()[-1]))
 
 
+def test_runtime():
+    """The runtime's own trace points (tests/trace/tp_runtime.c): every
+    construct shows up, begin/end events pair up per thread, and the
+    analyses find the regions."""
+    log = os.path.join(TMP, "rt.log")
+    env = trace_env(log, PVOMP_TRACE_EVENTS="*")
+    p = subprocess.run([os.path.join(A.build, "tp_runtime")], env=env, capture_output=True, text=True)
+    check(p.returncode == 0, "tp_runtime failed:\n" + p.stderr)
+    gen = {m.group(1): int(m.group(2)) for m in re.finditer(r"generated (\w+) (\d+)", p.stdout)}
+    recs, _ = dump(log)
+    count = {}
+    for r in recs:
+        count[r[0]] = count.get(r[0], 0) + 1
+    dropped = sum(r[3]["count"] for r in recs if r[0] == "dropped")
+    check(dropped == 0, "%d runtime events dropped" % dropped)
+    n, regions = gen["threads"], gen["parallel"]
+
+    def want(name, expected, exact=True):
+        got = count.get(name, 0)
+        check(got == expected if exact else got >= expected,
+              "%s: %d in the log, wanted %s%d" % (name, got, "" if exact else ">= ", expected))
+
+    want("parallel_begin", regions)
+    want("parallel_end", regions)
+    want("implicit_task_begin", regions * n)
+    want("implicit_task_end", regions * n)
+    want("critical_acquired", gen["critical"])
+    want("critical_release", gen["critical"])
+    want("lock_acquired", gen["lock"])
+    want("lock_release", gen["lock"])
+    want("single", regions * n)
+    check(sum(1 for r in recs if r[0] == "single" and r[3]["executed"]) == gen["single"],
+          "single: executed=1 once per construct")
+    want("task_create", gen["task"])
+    want("task_begin", gen["task"])
+    want("task_end", gen["task"])
+    want("loop_init", regions, exact=False)
+    want("barrier_enter", regions * n * 2, exact=False)  # explicit + join at least
+    want("thread_begin", n - 1, exact=False)
+    check(count.get("barrier_enter") == count.get("barrier_leave"), "barrier enter/leave do not pair")
+    chunks = sum(r[3]["end"] - r[3]["start"] for r in recs if r[0] == "loop_chunk")
+    check(chunks == gen["loop_iterations"], "loop chunks cover %d iterations, wanted %d"
+          % (chunks, gen["loop_iterations"]))
+    # Per thread, begin/end events nest properly.
+    pairs = {"parallel_begin": "parallel_end", "implicit_task_begin": "implicit_task_end",
+             "barrier_enter": "barrier_leave", "critical_acquired": "critical_release",
+             "lock_acquired": "lock_release", "task_begin": "task_end"}
+    closing = {v: k for k, v in pairs.items()}
+    stacks = {}
+    for name, _, tid, _ in recs:
+        st = stacks.setdefault(tid, [])
+        if name in pairs:
+            st.append(name)
+        elif name in closing:
+            check(st and st[-1] == closing[name], "thread %d: %s without %s (open: %r)"
+                  % (tid, name, closing[name], st[-3:]))
+            st.pop()
+    st = run_reader("stats", log).stdout.decode()
+    check(re.search(r"parallel regions", st), "stats finds no parallel region:\n" + st)
+    run_reader("timeline", "--html", "-o", os.path.join(TMP, "rt.html"), log)
+    print("runtime: %d records, every construct traced" % len(recs))
+
+
 def main():
     global A, TMP
     ap = argparse.ArgumentParser()
