@@ -68,7 +68,7 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
             cur &= ~PV_BAR_TASK;
         }
         if (task_count(team) != 0) {
-            if (pv_task_run_pending(team))
+            if (pv_task_run_pending_gen(team, &b->gen.word, gen))
                 continue;
         } else if (atomic_load_explicit(&b->arrived, memory_order_acquire) == b->total) {
             if (try_release(b, team, gen))

@@ -377,6 +377,9 @@ bool pv_team_barrier_cancel(void);
 void pv_task_team_init(struct pv_team *team);      /* a team is (re)used */
 /* Run queued tasks of the team; true if at least one ran. */
 bool pv_task_run_pending(struct pv_team *team);
+/* The same for a thread waiting in the barrier whose word is gen_word at
+ * generation gen: stops (true) once that barrier completed. */
+bool pv_task_run_pending_gen(struct pv_team *team, _Atomic uint32_t *gen_word, uint32_t gen);
 /* True when cancellation of the innermost parallel region was requested. */
 static inline bool pv_team_cancelled(void)
 {

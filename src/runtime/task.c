@@ -323,7 +323,12 @@ static bool event_fulfilled(const void *arg)
     return (atomic_load_explicit(&t->detach, memory_order_seq_cst) & PV_DETACH_FULFILLED) != 0;
 }
 
-bool pv_task_run_pending(struct pv_team *team)
+/* Run queued tasks for a thread waiting in a team barrier whose generation
+ * word is `gen_word`, while it still is at generation `gen`.  Once that
+ * barrier completed, the master may already have started the next region on
+ * the same team and queued its tasks: a task taken after that goes back to
+ * the shared queue for the new region's members. */
+bool pv_task_run_pending_gen(struct pv_team *team, _Atomic uint32_t *gen_word, uint32_t gen)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_tstate *ts = team->task_state;
@@ -332,11 +337,28 @@ bool pv_task_run_pending(struct pv_team *team)
     atomic_thread_fence(memory_order_seq_cst);
     bool ran = false;
     struct pv_task *t;
-    while ((t = pv_tq_take(ts, thr->ts.team_id, team->nthreads, NULL))) {
+    /* ts->cap, not team->nthreads: the latter is rewritten by the next fork. */
+    while ((t = pv_tq_take(ts, thr->ts.team_id, ts->cap, NULL))) {
+        /* Acquire: if t was queued in a later region, its queueing follows
+         * the write that completed our barrier, and we see that write. */
+        if (gen_word && (atomic_load_explicit(gen_word, memory_order_acquire) &
+                         ~(PV_BAR_TASK | PV_BAR_CANCEL)) != gen) {
+            pv_tq_push_shared(ts, t);
+            atomic_thread_fence(memory_order_seq_cst);
+            if (atomic_load_explicit(&ts->idle, memory_order_relaxed) != 0)
+                pv_task_notify(team);
+            pv_barrier_tasks_changed(team);
+            return true;
+        }
         task_run(thr, t);
         ran = true;
     }
     return ran;
+}
+
+bool pv_task_run_pending(struct pv_team *team)
+{
+    return pv_task_run_pending_gen(team, NULL, 0);
 }
 
 /* -------------------------------------------------------------- creation */

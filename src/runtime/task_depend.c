@@ -70,9 +70,16 @@ void pv_deps_free(struct pv_deps *d)
     free(d);
 }
 
-bool pv_deps_empty(const struct pv_deps *d)
+bool pv_deps_empty(struct pv_deps *d)
 {
-    return !d || (d->count == 0 && !d->allmem.cur && !d->allmem.prev);
+    if (!d)
+        return true;
+    /* Completions change the table under the lock (rare path: undeferred
+     * tasks and taskwait with dependences). */
+    pv_mutex_lock(&d->lock);
+    bool empty = d->count == 0 && !d->allmem.cur && !d->allmem.prev;
+    pv_mutex_unlock(&d->lock);
+    return empty;
 }
 
 /* --------------------------------------------------------- the items */

@@ -209,7 +209,7 @@ struct pv_dep_node {
 size_t pv_deps_count(void **depend);
 struct pv_deps *pv_deps_new(void);
 void pv_deps_free(struct pv_deps *d);
-bool pv_deps_empty(const struct pv_deps *d);
+bool pv_deps_empty(struct pv_deps *d);
 /* Register t (child of parent, t->dnodes has room for pv_deps_count items)
  * in the parent's table; adds one to t->npred per unfinished predecessor. */
 void pv_deps_register(struct pv_task *parent, struct pv_task *t, void **depend);
