@@ -34,6 +34,16 @@ void pv_ordered_release(struct pv_ws *ws)
     ws->ordered_loop = false;
 }
 
+/* The channel whose futex word the hand-over to turn t bumps.  Fibonacci
+ * hashing spreads consecutive chunk starts (and multiples of a chunk size)
+ * over different channels. */
+_Static_assert(PV_ORD_CHANNELS == 8, "chan_of takes the top 3 bits");
+
+static inline pv_futex_t *chan_of(struct pv_ordered *o, pv_ull t)
+{
+    return &o->chan[(t * 0x9e3779b97f4a7c15ULL) >> 61];
+}
+
 /* Wait until the chunk starting at s0 has the turn.  Turns only grow, and
  * never past a chunk that is still held, so `>=` is `==` in a correct
  * program; it keeps a program with stray ordered regions from hanging. */
@@ -42,22 +52,24 @@ static void turn_wait(struct pv_ordered *o, pv_ull s0)
     /* Acquire: the previous chunk's ordered regions happen before ours. */
     if (pv_likely(atomic_load_explicit(&o->turn, memory_order_acquire) >= s0))
         return;
+    pv_futex_t *f = chan_of(o, s0);
     for (;;) {
-        /* Read gen before turn: a hand-over after this read changes gen, so
-         * the wait below cannot miss it. */
-        uint32_t g = atomic_load_explicit(&o->gen.word, memory_order_acquire);
+        /* Read the channel before the turn: a hand-over to s0 after this
+         * read changes the channel word, so the wait below cannot miss it. */
+        uint32_t g = atomic_load_explicit(&f->word, memory_order_acquire);
         if (atomic_load_explicit(&o->turn, memory_order_acquire) >= s0)
             return;
-        pv_wait_while_eq(&o->gen, g);
+        pv_wait_while_eq(f, g);
     }
 }
 
 static void turn_pass(struct pv_ordered *o, pv_ull e0)
 {
     atomic_store_explicit(&o->turn, e0, memory_order_release);
+    pv_futex_t *f = chan_of(o, e0);
     /* seq_cst, as pv_wake requires, after the turn is visible. */
-    atomic_fetch_add_explicit(&o->gen.word, 1, memory_order_seq_cst);
-    pv_wake(&o->gen);
+    atomic_fetch_add_explicit(&f->word, 1, memory_order_seq_cst);
+    pv_wake(f);
 }
 
 /* End of the chunk that starts at s0 (this thread's, for static). */
