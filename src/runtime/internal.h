@@ -147,11 +147,13 @@ void pv_barrier_cancel(struct pv_barrier *b);
 enum { PV_WS_FREE = 0, PV_WS_INITIALIZING = 1, PV_WS_READY = 2 };
 
 /* Ordered hand-over (ordered.c), kept inline in the slot: the chunk that
- * starts at zero-based iteration `turn` may run its ordered regions; `gen`
- * is bumped at every hand-over and is what waiters sleep on. */
+ * starts at zero-based iteration `turn` may run its ordered regions.  A
+ * waiter for turn t sleeps on chan[hash(t)], which the hand-over to t bumps,
+ * so that a hand-over wakes (nearly always) just the thread it concerns. */
+#define PV_ORD_CHANNELS 8
 struct pv_ordered {
     _Atomic unsigned long long turn;
-    pv_futex_t gen;
+    _Alignas(PV_CACHELINE) pv_futex_t chan[PV_ORD_CHANNELS];
 };
 struct pv_doacross;  /* doacross.c */
 
