@@ -43,19 +43,26 @@ struct {
     __type(value, struct pvomp_phantom_page);
 } pages SEC(".maps");
 
+/* Registered threads, indexed by tid: an array (the daemon sizes it to
+ * pid_max) makes the lookups on every context switch and wake-up of the
+ * machine a bounds check and an add, where a hash map cost ~150 ns. */
 struct pv_thread_rec {
-    u32 tgid;
-    u32 slot;
-    u32 phantom; /* 1 while switched out runnable */
-    u32 pad;
+    u32 tgid;  /* 0: not registered */
+    u32 state; /* page << 1 | 1 while a phantom */
 };
 
 struct {
-    __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 16384);
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, 32768); /* set to pid_max by the daemon */
     __type(key, u32); /* tid */
     __type(value, struct pv_thread_rec);
 } threads SEC(".maps");
+
+static __always_inline struct pv_thread_rec *thread_rec(u32 tid)
+{
+    struct pv_thread_rec *t = bpf_map_lookup_elem(&threads, &tid);
+    return t && t->tgid ? t : NULL;
+}
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -112,11 +119,14 @@ struct task_struct___old {
     long state;
 } __attribute__((preserve_access_index));
 
+/* tp_btf arguments are trusted BTF pointers: their fields are read with
+ * direct (CO-RE relocated) loads, much cheaper than bpf_probe_read calls -
+ * these programs run on every context switch and wake-up of the machine. */
 static __always_inline long task_state(struct task_struct *t)
 {
     if (bpf_core_field_exists(t->__state))
-        return BPF_CORE_READ(t, __state);
-    return BPF_CORE_READ((struct task_struct___old *)t, state);
+        return t->__state;
+    return ((struct task_struct___old *)t)->state;
 }
 
 /* Kernels without THREAD_INFO_IN_TASK keep the CPU in task_struct. */
@@ -127,8 +137,8 @@ struct task_struct___cpu {
 static __always_inline u32 task_cpu(struct task_struct *t)
 {
     if (bpf_core_field_exists(t->thread_info.cpu))
-        return BPF_CORE_READ(t, thread_info.cpu);
-    return BPF_CORE_READ((struct task_struct___cpu *)t, cpu);
+        return t->thread_info.cpu;
+    return ((struct task_struct___cpu *)t)->cpu;
 }
 
 static __always_inline struct pvomp_phantom_page *page_at(u32 slot)
@@ -152,7 +162,7 @@ static __always_inline void touch(struct pvomp_phantom_proc *p)
 /* The page of a thread, if it still belongs to the thread's process. */
 static __always_inline struct pvomp_phantom_proc *thread_page(const struct pv_thread_rec *t)
 {
-    struct pvomp_phantom_page *pg = page_at(t->slot);
+    struct pvomp_phantom_page *pg = page_at(t->state >> 1);
     if (!pg || pg->p.pid != t->tgid)
         return NULL;
     return &pg->p;
@@ -160,7 +170,8 @@ static __always_inline struct pvomp_phantom_proc *thread_page(const struct pv_th
 
 static __always_inline void phantom_begin(struct pv_thread_rec *t)
 {
-    if (__sync_val_compare_and_swap(&t->phantom, 0, 1) != 0)
+    u32 s = t->state;
+    if ((s & 1) || __sync_val_compare_and_swap(&t->state, s, s | 1) != s)
         return;
     struct pvomp_phantom_proc *p = thread_page(t);
     if (!p)
@@ -173,7 +184,8 @@ static __always_inline void phantom_begin(struct pv_thread_rec *t)
 
 static __always_inline void phantom_end(struct pv_thread_rec *t)
 {
-    if (__sync_val_compare_and_swap(&t->phantom, 1, 0) != 1)
+    u32 s = t->state;
+    if (!(s & 1) || __sync_val_compare_and_swap(&t->state, s, s & ~1u) != s)
         return;
     struct pvomp_phantom_proc *p = thread_page(t);
     if (!p)
@@ -254,14 +266,16 @@ static __always_inline void release_proc(u32 tgid)
 
 static __always_inline void forget_thread(u32 tid)
 {
-    struct pv_thread_rec *t = bpf_map_lookup_elem(&threads, &tid);
+    struct pv_thread_rec *t = thread_rec(tid);
     if (!t)
         return;
     phantom_end(t);
     struct pvomp_phantom_proc *p = thread_page(t);
     if (p)
         __sync_fetch_and_sub(&p->threads, 1);
-    bpf_map_delete_elem(&threads, &tid);
+    /* Fully ordered: unregistered (tgid 0) before the state is cleared. */
+    __sync_lock_test_and_set(&t->tgid, 0);
+    t->state = 0;
 }
 
 /* ---------------------------------------------------------- registration */
@@ -272,17 +286,25 @@ int BPF_KPROBE(phantom_register)
     u64 id = bpf_get_current_pid_tgid();
     u32 tid = (u32)id, tgid = id >> 32;
 
-    struct pv_thread_rec *old = bpf_map_lookup_elem(&threads, &tid);
-    if (old) {
-        if (old->tgid == tgid && thread_page(old))
+    struct pv_thread_rec *t = bpf_map_lookup_elem(&threads, &tid);
+    if (!t) {
+        struct pvomp_phantom_global *g = global_page();
+        if (g)
+            __sync_fetch_and_add(&g->unregistrable, 1); /* tid beyond pid_max at load */
+        return 0;
+    }
+    if (t->tgid) {
+        if (t->tgid == tgid && thread_page(t))
             return 0; /* already registered */
         forget_thread(tid); /* a stale entry */
     }
     u32 slot = proc_slot(tgid);
     if (!slot)
         return 0;
-    struct pv_thread_rec t = { .tgid = tgid, .slot = slot };
-    if (bpf_map_update_elem(&threads, &tid, &t, BPF_NOEXIST))
+    t->state = slot << 1;
+    /* Fully ordered: the state is in place before the thread counts as
+     * registered. */
+    if (__sync_val_compare_and_swap(&t->tgid, 0, tgid) != 0)
         return 0;
     struct pvomp_phantom_page *pg = page_at(slot);
     if (pg) {
@@ -335,17 +357,17 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
             cs->rq = (u64)rq;
     }
 
-    u32 pid = BPF_CORE_READ(prev, pid);
-    struct pv_thread_rec *t = bpf_map_lookup_elem(&threads, &pid);
+    u32 pid = prev->pid;
+    struct pv_thread_rec *t = thread_rec(pid);
     if (t && task_state(prev) == 0 /* TASK_RUNNING: preempted, still runnable */)
         phantom_begin(t);
 
-    pid = BPF_CORE_READ(next, pid);
-    t = bpf_map_lookup_elem(&threads, &pid);
+    pid = next->pid;
+    t = thread_rec(pid);
     if (t)
         phantom_end(t);
     if (cs) {
-        cs->slot = t ? t->slot : 0;
+        cs->slot = t ? t->state >> 1 : 0;
         cs->pid = t ? t->tgid : 0;
         cs->idle = pid == 0;
     }
@@ -359,9 +381,8 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(phantom_wakeup, struct task_struct *p)
 {
-    u32 pid = BPF_CORE_READ(p, pid);
-    struct pv_thread_rec *t = bpf_map_lookup_elem(&threads, &pid);
-    if (!t || BPF_CORE_READ(p, on_cpu) != 0)
+    struct pv_thread_rec *t = thread_rec(p->pid);
+    if (!t || p->on_cpu != 0)
         return 0;
     /* Woken onto an idle CPU, it runs as soon as that CPU notices: no
      * phantom (a preempted vCPU there is the timer's business). */

@@ -69,7 +69,8 @@ struct pvomp_phantom_global {
     uint64_t tick_ns;        /* CLOCK_MONOTONIC of the last timer callback */
     uint64_t registrations;  /* threads registered so far (all processes) */
     uint64_t vcpu_preemptions; /* ticks at which some vCPU was seen preempted */
-    uint8_t pad_[64 - 56];
+    uint32_t unregistrable;  /* registrations refused: tid >= pid_max at load time */
+    uint8_t pad_[64 - 60];
     struct pvomp_phantom_cpu cpu[PVOMP_PHANTOM_MAX_CPUS];
 };
 

@@ -45,6 +45,9 @@ static void show(const volatile struct pvomp_phantom_page *pg, uint32_t nr_pages
            g->tick_ns && now > g->tick_ns ? (double)(now - g->tick_ns) / 1e6 : 0.0,
            g->flags & PVOMP_PHANTOM_F_VCPU ? "tracked" : "not tracked",
            (unsigned long long)g->registrations);
+    if (g->unregistrable)
+        printf("warning: %u registrations refused (thread ids beyond pid_max when the tracker "
+               "started; restart pvomp-phantomd)\n", g->unregistrable);
     printf("%-4s %-8s %-10s %12s %16s\n", "CPU", "RUNS", "PREEMPTED", "STEAL", "PREEMPTED TICKS");
     for (uint32_t c = 0; c < g->nr_cpus && c < PVOMP_PHANTOM_MAX_CPUS; c++) {
         char pid[16] = "-";

@@ -206,6 +206,17 @@ struct pvd_tracker *pvd_tracker_start(const struct pvd_options *o, char *err, si
     t->skel->rodata->nr_cpus = (uint32_t)ncpus;
     t->skel->rodata->period_ns = (uint64_t)o->period_us * 1000;
     t->skel->rodata->avg_shift = o->avg_shift;
+    /* Registered threads are indexed by tid. */
+    long pid_max = 32768;
+    FILE *pm = fopen("/proc/sys/kernel/pid_max", "re");
+    if (pm) {
+        if (fscanf(pm, "%ld", &pid_max) != 1)
+            pid_max = 32768;
+        fclose(pm);
+    }
+    if (pid_max < 1024)
+        pid_max = 1024;
+    bpf_map__set_max_entries(t->skel->maps.threads, (uint32_t)pid_max);
 
     int e = phantom_bpf__load(t->skel);
     if (e) {
