@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -75,6 +76,10 @@ int pv_phantomd_request(const char *socket_path, uint32_t op, const char *librar
         snprintf(why, why_len, "socket: %s", strerror(errno));
         return -1;
     }
+    /* A wedged daemon must not hang the program's start-up. */
+    struct timeval tv = { .tv_sec = 5 };
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
     if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
         snprintf(why, why_len, "pvomp-phantomd is not running (cannot connect to %s: %s)",
                  socket_path, strerror(errno));
