@@ -75,7 +75,7 @@ struct cpu_state {
     u64 rq;    /* this CPU's struct rq (its per-CPU area), learnt on a switch */
     u32 slot;  /* page of the registered thread running here, 0 = none */
     u32 pid;   /* its process */
-    u32 idle;  /* the idle task runs here */
+    u32 idle;  /* the idle task runs here and no woken task has claimed the CPU */
     u32 pad;
 };
 
@@ -381,16 +381,19 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(phantom_wakeup, struct task_struct *p)
 {
-    struct pv_thread_rec *t = thread_rec(p->pid);
-    if (!t || p->on_cpu != 0)
-        return 0;
-    /* Woken onto an idle CPU, it runs as soon as that CPU notices: no
-     * phantom (a preempted vCPU there is the timer's business). */
+    if (p->on_cpu != 0)
+        return 0; /* woken before it got off its CPU: still running */
+    /* The first task woken onto an idle CPU runs as soon as that CPU
+     * notices: no phantom (a preempted vCPU there is the timer's business).
+     * It claims the CPU, so that the next ones woken there before it runs -
+     * a barrier wakes all its sleepers at once - queue behind it and count.
+     * Every task claims, registered or not: any of them takes the CPU. */
     u32 cpu = task_cpu(p);
     struct cpu_state *cs = bpf_map_lookup_elem(&cpus, &cpu);
-    if (cs && cs->idle)
-        return 0;
-    phantom_begin(t);
+    bool claimed = cs && cs->idle && __sync_val_compare_and_swap(&cs->idle, 1, 0) == 1;
+    struct pv_thread_rec *t = thread_rec(p->pid);
+    if (t && !claimed)
+        phantom_begin(t);
     return 0;
 }
 
