@@ -81,8 +81,12 @@ def start_daemon(build):
         return sock, None
     sock = "/tmp/pvomp-bench-%d.sock" % os.getpid()
     exe = os.path.join(build, "bin", "pvomp-phantomd")
+    def die_with_parent():
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     p = subprocess.Popen([exe, "--foreground", "--no-pin", "--socket", sock],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=die_with_parent)
     while not daemon_alive(sock):
         if p.poll() is not None:
             sys.exit("pvsched bench: pvomp-phantomd failed: %s" % p.stderr.read().strip())

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -52,6 +53,11 @@ void ph_start_daemon(void)
     daemon_pid = fork();
     PH_CHECK(daemon_pid >= 0);
     if (daemon_pid == 0) {
+        /* If the test dies (crash, CTest timeout), the daemon goes too and
+         * removes its pins and probes. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != me)
+            _exit(1);
         execl(PHANTOMD, PHANTOMD, "--foreground", "--socket", sock_path, "--pin", pin_dir,
               (char *)NULL);
         perror("exec " PHANTOMD);
