@@ -3,23 +3,31 @@
  * With no tool attached an event site costs one load and one predictable,
  * not-taken branch:
  *
- *     if (pv_ompt_on(parallel_begin)) pv_ompt_parallel_begin(...);
- *     if (pv_ompt_tool()) pv_ompt_barrier(...); else pv_team_barrier();
+ *     if (pv_ompt_tool()) pv_ompt_parallel_begin(team, flags);
+ *     if (pv_ompt_tool()) pv_ompt_barrier(kind, ra, false); else pv_team_barrier();
  *
- * pv_ompt_on(ev) tests the registered callback of one event; pv_ompt_tool()
- * tests whether a tool is attached at all (for sites that keep thread state
- * or do several events).  Everything behind the branch is out of line in
- * src/ompt.  Building with -DPVOMP_NO_OMPT (cmake -DPVOMP_OMPT=OFF) turns
- * every site into dead code, for the overhead benchmark. */
+ * pv_ompt_tool() tests whether a tool is attached; pv_ompt_on(ev) whether
+ * one event has a callback.  Everything behind the branch is out of line in
+ * src/ompt, so the sites stay small.  Building with -DPVOMP_NO_OMPT (cmake
+ * -DPVOMP_OMPT=OFF) turns every site into dead code, for the overhead
+ * benchmark.
+ *
+ * codeptr_ra: a site inside an exported entry point passes
+ * __builtin_return_address(0); a site deeper in the runtime passes NULL and
+ * src/ompt finds the program's return address by unwinding to the first
+ * frame outside pvomp (only when a tool is attached).  GOMP_parallel,
+ * GOMP_parallel_start, GOMP_task and GOMP_taskloop hand theirs down with
+ * PV_OMPT_ENTRY(), consumed by the first event of the call. */
 #ifndef PV_OMPT_OMPT_H
 #define PV_OMPT_OMPT_H
 
 #include <stdbool.h>
 
-#include "omp-tools.h"
+#include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
 #include "ompt/ompt_types.h"
 
 #define PV_OMPT_NEVENTS 38   /* event ids are 1..37 (ompt_callbacks_t) */
+#define PV_OMPT_WORK_LEVELS 16
 
 /* The tool's callbacks by event id (NULL: none registered).  Written by
  * ompt_set_callback and at finalization, read by every event site. */
@@ -39,32 +47,40 @@ extern bool pv_ompt_active;
 #define pv_ompt_tool() __builtin_expect(__atomic_load_n(&pv_ompt_active, __ATOMIC_RELAXED), 0)
 #endif
 
-/* The registered callback of `ev`, with its type. */
-#define pv_ompt_cb(ev)                                                                  \
-    ((ompt_callback_##ev##_t)__atomic_load_n(&pv_ompt_callbacks[ompt_callback_##ev],     \
-                                             __ATOMIC_RELAXED))
+/* The registered callback of `ev`, with its type (pv_ompt_cbt: events whose
+ * signature has another name, e.g. mutex_acquired is an ompt_callback_mutex_t). */
+#define pv_ompt_cbt(ev, type)                                                           \
+    ((ompt_callback_##type##_t)__atomic_load_n(&pv_ompt_callbacks[ompt_callback_##ev],   \
+                                               __ATOMIC_RELAXED))
+#define pv_ompt_cb(ev) pv_ompt_cbt(ev, ev)
 
 /* Per-thread OMPT state. */
 struct pv_ompt_thread {
     ompt_data_t data;             /* the tool's thread data */
     int state;                    /* ompt_state_t, for ompt_get_state */
     ompt_wait_id_t wait_id;       /* what the thread waits for in a wait state */
-    const void *codeptr;          /* return address of the runtime call being served */
-    void *enter_frame;            /* frame address of that call */
+    const void *codeptr;          /* PV_OMPT_ENTRY: return address of the call ... */
+    void *enter_frame;            /* ... and its frame address */
     unsigned requested;           /* requested parallelism of the region being forked */
     unsigned char begun;          /* thread_begin dispatched */
     unsigned char ended;          /* thread_end dispatched */
     unsigned char type;           /* ompt_thread_t */
-    unsigned char pending_single; /* a single's end is owed (see events) */
+    unsigned char legacy;         /* the region being forked: GOMP_parallel_start */
+    unsigned char combined;       /* the region being forked: parallel sections */
+    unsigned char pending_single; /* a single's end is owed (dispatched at the next event) */
+    unsigned char use_ending;     /* `ending` stands for the current task */
     const void *pending_codeptr;
-    struct pv_ompt_task initial;  /* the thread's initial task ... */
-    struct pv_ompt_team initial_parallel;   /* ... and its implicit parallel region */
+    const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
+    int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
+    struct pv_ompt_team initial_parallel;   /* the implicit parallel region around the
+                                               thread's initial task (pv_thr.initial_task) */
+    struct pv_ompt_task ending;   /* copy of a worker's implicit task after its team ended */
 };
 
 extern __thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("initial-exec")));
 
-/* At an exported entry point (GOMP_*, omp_*): remember where the program
- * called from and the entry's frame, for the events the call causes. */
+/* In GOMP_parallel*, GOMP_task*, GOMP_taskloop*: where the program called
+ * from and the entry's frame, for the first event of the call. */
 #define PV_OMPT_ENTRY()                                                      \
     do {                                                                     \
         if (pv_ompt_tool()) {                                                \
@@ -73,8 +89,80 @@ extern __thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("init
         }                                                                    \
     } while (0)
 
+struct pv_team;
+struct pv_task;
+struct pv_ws;
+
 /* ------------------------------------------------------ start and stop */
 void pv_ompt_init(void);          /* tool discovery and initialization (once) */
 void pv_ompt_shutdown(void);      /* end of program: finalize the tool */
+
+/* ----------------------------------------------- parallel regions (team.c) */
+/* Before the members start: parallel_begin; the implicit tasks' tool state
+ * (fn: the region's body). */
+void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *));
+/* In member `id`, its implicit task current: implicit_task begin.  exit_frame:
+ * the frame of the runtime function that calls the region's body (NULL for
+ * the primary thread, which reports it with pv_ompt_exit_frame). */
+void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame);
+void pv_ompt_exit_frame(void *frame);
+/* The implicit barrier that ends the region, then implicit_task end; these
+ * wait at the barrier themselves (in place of pv_barrier_wait). */
+void pv_ompt_worker_end(struct pv_team *team, unsigned id);
+void pv_ompt_primary_end(struct pv_team *team);
+/* The encountering task is current again: parallel_end. */
+void pv_ompt_parallel_end(struct pv_team *team);
+void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
+
+/* ------------------------------------------------------------ barriers */
+/* A team barrier of `kind` (ompt_sync_region_t) with its events; returns
+ * what pv_team_barrier_cancel returns when `cancellable`. */
+bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable);
+
+/* --------------------------------------------------------- worksharing */
+void pv_ompt_loop_begin(struct pv_ws *ws);              /* a thread enters a loop */
+void pv_ompt_sections_begin(struct pv_ws *ws);
+void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsigned long long e0);
+void pv_ompt_dispatch_section(unsigned section);
+void pv_ompt_work_end(void);                            /* leaves its construct */
+void pv_ompt_single(bool executor, bool copy, const void *codeptr);
+
+/* ---------------------------------------------------------- mutexes */
+/* kind: ompt_mutex_t; wait_id: the lock's address. */
+void pv_ompt_mutex_acquire(int kind, const void *wait_id, const void *codeptr);
+void pv_ompt_mutex_acquired(int kind, const void *wait_id, const void *codeptr);
+void pv_ompt_mutex_released(int kind, const void *wait_id, const void *codeptr);
+void pv_ompt_mutex_failed(void);   /* a test-lock call did not get the lock */
+void pv_ompt_lock_init(int kind, unsigned hint, const void *wait_id, const void *codeptr);
+void pv_ompt_lock_destroy(int kind, const void *wait_id, const void *codeptr);
+void pv_ompt_nest_lock(int endpoint, const void *wait_id, const void *codeptr);
+
+/* --------------------------------------------------------------- tasks */
+/* t is initialised, not yet visible: task_create (and dependences). */
+void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags, void **depend);
+/* Dependence registration found that `sink` waits for `src` (siblings). */
+void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
+/* The thread switches from `prior` to `next` (next begins or resumes);
+ * exit_frame: the frame of the runtime function that runs next's body. */
+void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame);
+/* `t` stops and `next` continues: complete, or cancelled (the body was
+ * skipped), or detached (body done, event not fulfilled yet). */
+void pv_ompt_task_end(struct pv_task *t, bool cancelled, struct pv_task *next);
+/* A detached task's event was fulfilled after (late) or before its body ended. */
+void pv_ompt_task_fulfilled(struct pv_task *t, bool late);
+/* taskwait / taskgroup (kind: ompt_sync_region_t): sync_region begin (and,
+ * for taskwait, the wait begins), the wait of a taskgroup end begins, and
+ * the wait and the region end. */
+void pv_ompt_sync_begin(int kind, const void *codeptr);
+void pv_ompt_sync_wait(int kind, const void *codeptr);
+void pv_ompt_sync_end(int kind, const void *codeptr);
+void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr);
+
+/* ------------------------------------------------------ the rest */
+/* GOMP_cancel / GOMP_cancellation_point (which: GOMP_CANCEL_* bits): the
+ * cancellation was activated, or detected (`which` 0: the parallel region's,
+ * at a cancellable barrier). */
+void pv_ompt_cancel(int which, bool activated, const void *codeptr);
+void pv_ompt_error(int severity, const char *msg, size_t len, const void *codeptr);
 
 #endif

@@ -5,7 +5,7 @@
 #ifndef PV_OMPT_TYPES_H
 #define PV_OMPT_TYPES_H
 
-#include "omp-tools.h"
+#include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
 
 /* A task as the tool sees it. */
 struct pv_ompt_task {
@@ -14,6 +14,7 @@ struct pv_ompt_task {
     ompt_data_t *parallel;      /* parallel data of the region the task binds to */
     int flags;                  /* ompt_task_flag_t; 0 = never announced to the tool */
     int thread_num;             /* team-local number of the thread that runs it */
+    int saved_state;            /* the thread's state before it switched to this task */
 };
 
 /* A parallel region as the tool sees it. */
@@ -21,6 +22,10 @@ struct pv_ompt_team {
     ompt_data_t data;           /* the tool's parallel data */
     const void *codeptr;        /* return address of the call that started it */
     int flags;                  /* ompt_parallel_flag_t given at begin */
+    int combined_work;          /* combined construct: ompt_work_t of worksharing slot 0 */
+    struct pv_ompt_task *encountering;  /* the task that encountered the construct */
+    void (*fn)(void *);         /* the region's body (outlined function) */
+    ompt_data_t *enclosing;     /* parallel data of the region around this one */
 };
 
 #endif

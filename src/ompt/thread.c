@@ -7,8 +7,7 @@
  * it is the initial thread of its own contention group).  An initial thread
  * also begins its initial task, with the implicit parallel region around it.
  * At the end: initial task end, then thread_end (OpenMP 5.1, 2.14/12.8). */
-#include "ompt/tool.h"
-#include "runtime/internal.h"
+#include "ompt/events.h"
 
 __thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("initial-exec")));
 
@@ -25,12 +24,13 @@ void pv_ompt_thread_begin(void)
         pv_ompt_cb(thread_begin)((ompt_thread_t)t->type, &t->data);
     if (worker)
         return;
-    t->initial.flags = ompt_task_initial;
-    t->initial.parallel = &t->initial_parallel.data;
-    t->initial.thread_num = 0;
+    struct pv_ompt_task *initial = &pv_thr.initial_task.ompt;
+    initial->flags = ompt_task_initial;
+    initial->parallel = &t->initial_parallel.data;
+    initial->thread_num = 0;
     if (pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(ompt_scope_begin, &t->initial_parallel.data, &t->initial.data,
-                                  1, 1, ompt_task_initial);
+        pv_ompt_cb(implicit_task)(ompt_scope_begin, &t->initial_parallel.data, &initial->data, 1,
+                                  1, ompt_task_initial);
 }
 
 void pv_ompt_thread_end(void)
@@ -40,8 +40,8 @@ void pv_ompt_thread_end(void)
         return;
     t->ended = 1;
     if (t->type == ompt_thread_initial && pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(ompt_scope_end, &t->initial_parallel.data, &t->initial.data, 0,
-                                  1, ompt_task_initial);
+        pv_ompt_cb(implicit_task)(ompt_scope_end, &t->initial_parallel.data,
+                                  &pv_thr.initial_task.ompt.data, 0, 1, ompt_task_initial);
     t->state = ompt_state_undefined;
     if (pv_ompt_on(thread_end))
         pv_ompt_cb(thread_end)(&t->data);

@@ -153,6 +153,7 @@ void pv_ompt_init(void)
         return;
     }
     pv_ompt_verbose("tool initialized and active");
+    pv_ompt_where_init();
     pv_ompt_verbose_close();
     __atomic_store_n(&pv_ompt_active, true, __ATOMIC_RELEASE);
     pv_ompt_thread_begin();

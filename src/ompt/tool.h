@@ -55,6 +55,13 @@ static inline void pv_ompt_thread_ensure(void)
         pv_ompt_thread_begin();
 }
 
+/* where.c: codeptr_ra and the entry's frame for sites deep in the runtime,
+ * found by unwinding to the first frame outside pvomp (a return address
+ * inside pvomp -- a tail call from an outlined body -- gives the body). */
+void pv_ompt_where_init(void);     /* once, before the first event */
+void pv_ompt_caller(const void **codeptr, void **frame);
+const void *pv_ompt_codeptr(const void *given);
+
 /* verbose.c: OMP_TOOL_VERBOSE_INIT. */
 void pv_ompt_verbose_open(void);
 __attribute__((format(printf, 1, 2))) void pv_ompt_verbose(const char *fmt, ...);

@@ -1,20 +1,60 @@
-/* Regions and tasks of the calling thread, from the inside out.
- * (First cut: the initial task and its implicit parallel region.) */
-#include "ompt/inquiry.h"
-#include "runtime/internal.h"
+/* Regions and tasks of the calling thread, from the inside out, for
+ * ompt_get_parallel_info and ompt_get_task_info.
+ *
+ * Tasks: an explicit task's parent runs on the same chain (its `parent`);
+ * an implicit task's parent is the task that encountered the parallel
+ * construct, which the team remembers (it may be another thread's initial
+ * task); an initial task has none.  Regions: the current team, then each
+ * enclosing team, then the implicit parallel region around the outermost
+ * team's encountering initial task. */
+#include "ompt/events.h"
 
 bool pv_ompt_region_at(int level, struct pv_ompt_region *r)
 {
-    if (level != 0 || pv_thr.ts.team)
+    if (level < 0 || pv_ompt_thr.use_ending)
         return false;
-    r->parallel = &pv_ompt_thr.initial_parallel.data;
-    r->team_size = 1;
+    struct pv_team *team = pv_thr.ts.team;
+    if (!team) {
+        if (level != 0)
+            return false;
+        r->parallel = &pv_ompt_thr.initial_parallel.data;
+        r->team_size = 1;
+        return true;
+    }
+    for (; level > 0; level--) {
+        struct pv_team *outer = team->prev_ts.team;
+        if (!outer) {
+            if (level != 1 || !team->ompt.enclosing)
+                return false;
+            r->parallel = team->ompt.enclosing;
+            r->team_size = 1;
+            return true;
+        }
+        team = outer;
+    }
+    r->parallel = &team->ompt.data;
+    r->team_size = team->nthreads;
     return true;
 }
 
 struct pv_ompt_task *pv_ompt_task_at(int level)
 {
-    if (level != 0 || pv_thr.ts.team)
+    if (level < 0)
         return NULL;
-    return &pv_ompt_thr.initial;
+    if (pv_ompt_thr.use_ending)
+        return level == 0 ? &pv_ompt_thr.ending : NULL;
+    struct pv_task *t = pv_thr.task;
+    struct pv_ompt_task *o = pv_ompt_task_of(t);
+    for (; level > 0 && o; level--) {
+        if (o->flags & ompt_task_initial) {
+            o = NULL;
+        } else if (o->flags & ompt_task_implicit) {
+            o = t->team ? t->team->ompt.encountering : NULL;
+            t = t->parent;
+        } else {
+            t = t->parent;
+            o = pv_ompt_task_of(t);
+        }
+    }
+    return o;
 }

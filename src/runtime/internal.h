@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ompt/ompt.h"
 #include "runtime/unsupported.h"
 #include "wait/wait.h"
 
@@ -239,6 +240,7 @@ struct pv_task {
     struct pv_dep_node *dnodes;     /* this task's own depend items */
     unsigned ndeps;
     struct pv_task *next;           /* free-list link */
+    struct pv_ompt_task ompt;       /* the tool's view (src/ompt; untouched without a tool) */
     void *pool;                     /* block pool the task's memory returns to */
     /* Written by other threads while the task runs; kept a cache line away
      * from the fields above, which the task's own thread reads all the time
@@ -348,6 +350,7 @@ struct pv_team {
     _Atomic unsigned *cg_extra;     /* the contention group's thread count */
     unsigned cg_added;              /* what this team added to it */
     void *task_state;               /* task.c's per-team queues */
+    struct pv_ompt_team ompt;       /* the tool's view (src/ompt; untouched without a tool) */
 };
 
 /* Number of threads for a parallel region (spec's algorithm). */

@@ -1,0 +1,245 @@
+/* Task events: task_create, dependences, task_schedule, taskwait and
+ * taskgroup regions, taskloop; plus cancel and error.
+ *
+ * Every task is tied and runs to its end on one thread, so a task's
+ * schedule events come in pairs: the encountering (or waiting) task
+ * switches to it, and it completes back.  Tasks skipped by cancellation are
+ * reported switched to and ended with ompt_task_cancel, after a cancel
+ * event with ompt_cancel_discarded_task. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompt/events.h"
+#include "runtime/task_internal.h"
+
+/* GOMP_task flag bits (gcc 12). */
+enum { GOMP_UNTIED = 1u << 0, GOMP_MERGEABLE = 1u << 2 };
+
+/* The depend array of GOMP_task as ompt_dependence_t items.  gcc 12 passes
+ * [n, nout, addr...] (out/inout first, then in) or [0, n, nout,
+ * nmutexinoutset, nin, addr..., depobj...].  gcc does not tell out from
+ * inout: both are reported as inout. */
+static size_t decode_deps(void **depend, ompt_dependence_t *out, size_t cap)
+{
+    size_t n = (uintptr_t)depend[0];
+    size_t nout, nmutex = 0, nin, first;
+    if (n) {
+        nout = (uintptr_t)depend[1];
+        nin = n - nout;
+        first = 2;
+    } else {
+        n = (uintptr_t)depend[1];
+        nout = (uintptr_t)depend[2];
+        nmutex = (uintptr_t)depend[3];
+        nin = (uintptr_t)depend[4];
+        first = 5;
+    }
+    for (size_t i = 0; i < n && i < cap; i++) {
+        void *addr = depend[first + i];
+        int type;
+        if (i < nout) {
+            type = ompt_dependence_type_inout;
+        } else if (i < nout + nmutex) {
+            type = ompt_dependence_type_mutexinoutset;
+        } else if (i < nout + nmutex + nin) {
+            type = ompt_dependence_type_in;
+        } else {
+            /* omp_depend_t object: { address, kind } */
+            void **obj = addr;
+            static const int kinds[] = {0, ompt_dependence_type_in, ompt_dependence_type_out,
+                                        ompt_dependence_type_inout,
+                                        ompt_dependence_type_mutexinoutset,
+                                        ompt_dependence_type_inoutset};
+            uintptr_t k = (uintptr_t)obj[1];
+            addr = obj[0];
+            type = k < sizeof kinds / sizeof kinds[0] ? kinds[k] : ompt_dependence_type_inout;
+        }
+        out[i].variable.ptr = addr;
+        out[i].dependence_type = (ompt_dependence_type_t)type;
+    }
+    return n;
+}
+
+static void dependences_event(struct pv_ompt_task *o, void **depend, size_t n)
+{
+    ompt_dependence_t small[16];
+    ompt_dependence_t *deps = n <= 16 ? small : pv_malloc(n * sizeof *deps);
+    decode_deps(depend, deps, n);
+    pv_ompt_cb(dependences)(&o->data, deps, (int)n);
+    if (deps != small)
+        free(deps);
+}
+
+void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags, void **depend)
+{
+    pv_ompt_enter();
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    struct pv_ompt_task *o = &t->ompt;
+    struct pv_ompt_task *enc = pv_ompt_task_of(t->parent);
+    memset(o, 0, sizeof *o);
+    int flags = ompt_task_explicit;
+    if (undeferred)
+        flags |= ompt_task_undeferred;
+    if (gomp_flags & GOMP_UNTIED)
+        flags |= ompt_task_untied;
+    if (t->final)
+        flags |= ompt_task_final;
+    if (gomp_flags & GOMP_MERGEABLE)
+        flags |= ompt_task_mergeable;
+    o->flags = flags;
+    o->parallel = pv_ompt_cur_parallel();
+    o->thread_num = (int)pv_thr.ts.team_id;
+
+    const void *codeptr = me->codeptr;
+    void *frame = me->enter_frame;
+    me->codeptr = NULL;
+    me->enter_frame = NULL;
+    if (!codeptr)
+        codeptr = pv_ompt_codeptr(me->taskloop_codeptr);
+    size_t ndeps = depend ? (uintptr_t)(depend[0] ? depend[0] : depend[1]) : 0;
+    if (pv_ompt_on(task_create)) {
+        enc->frame.enter_frame.ptr = frame;
+        enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_framepointer : 0;
+        pv_ompt_cb(task_create)(&enc->data, &enc->frame, &o->data, flags, ndeps > 0, codeptr);
+        enc->frame.enter_frame.ptr = NULL;
+        enc->frame.enter_frame_flags = 0;
+    }
+    if (ndeps && pv_ompt_on(dependences))
+        dependences_event(o, depend, ndeps);
+}
+
+void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
+{
+    /* The empty stand-in task of a taskwait with depend is no task the
+     * tool was told about. */
+    if ((sink->kind == PV_TASK_STACK && (sink->tflags & PV_TF_WAITER)) ||
+        (src->kind == PV_TASK_STACK && (src->tflags & PV_TF_WAITER)))
+        return;
+    if (pv_ompt_on(task_dependence))
+        pv_ompt_cb(task_dependence)(&src->ompt.data, &sink->ompt.data);
+}
+
+void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame)
+{
+    pv_ompt_enter();
+    struct pv_ompt_task *p = pv_ompt_task_of(prior);
+    struct pv_ompt_task *n = &next->ompt;
+    n->frame.exit_frame.ptr = exit_frame;
+    n->frame.exit_frame_flags = exit_frame ? ompt_frame_runtime | ompt_frame_framepointer : 0;
+    n->saved_state = pv_ompt_thr.state;
+    n->thread_num = (int)pv_thr.ts.team_id;
+    pv_ompt_set_state(pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial, NULL);
+    if (pv_ompt_on(task_schedule))
+        pv_ompt_cb(task_schedule)(&p->data, ompt_task_switch, &n->data);
+}
+
+void pv_ompt_task_end(struct pv_task *t, bool cancelled, struct pv_task *next)
+{
+    pv_ompt_enter();
+    struct pv_ompt_task *o = &t->ompt;
+    int status = ompt_task_complete;
+    if (cancelled) {
+        status = ompt_task_cancel;
+        if (pv_ompt_on(cancel))
+            pv_ompt_cb(cancel)(&o->data, ompt_cancel_discarded_task, NULL);
+    } else if ((t->tflags & PV_TF_DETACH) &&
+               !(atomic_load_explicit(&t->detach, memory_order_acquire) & PV_DETACH_FULFILLED)) {
+        status = ompt_task_detach;
+    }
+    if (pv_ompt_on(task_schedule))
+        pv_ompt_cb(task_schedule)(&o->data, status, &pv_ompt_task_of(next)->data);
+    pv_ompt_set_state(o->saved_state, NULL);
+}
+
+void pv_ompt_task_fulfilled(struct pv_task *t, bool late)
+{
+    pv_ompt_enter();
+    if (pv_ompt_on(task_schedule))
+        pv_ompt_cb(task_schedule)(&t->ompt.data,
+                                  late ? ompt_task_late_fulfill : ompt_task_early_fulfill, NULL);
+}
+
+/* ------------------------------------------------- taskwait and taskgroup */
+
+static void sync_event(int type, int kind, int endpoint, const void *codeptr)
+{
+    ompt_callback_sync_region_t cb =
+        (ompt_callback_sync_region_t)__atomic_load_n(&pv_ompt_callbacks[type], __ATOMIC_RELAXED);
+    if (cb)
+        cb(kind, endpoint, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, codeptr);
+}
+
+static int sync_state(int kind)
+{
+    return kind == ompt_sync_region_taskwait ? ompt_state_wait_taskwait
+                                             : ompt_state_wait_taskgroup;
+}
+
+void pv_ompt_sync_begin(int kind, const void *codeptr)
+{
+    pv_ompt_enter();
+    sync_event(ompt_callback_sync_region, kind, ompt_scope_begin, codeptr);
+    if (kind == ompt_sync_region_taskwait) {
+        pv_ompt_set_state(sync_state(kind), NULL);
+        sync_event(ompt_callback_sync_region_wait, kind, ompt_scope_begin, codeptr);
+    }
+}
+
+void pv_ompt_sync_wait(int kind, const void *codeptr)
+{
+    pv_ompt_enter();
+    pv_ompt_set_state(sync_state(kind), NULL);
+    sync_event(ompt_callback_sync_region_wait, kind, ompt_scope_begin, codeptr);
+}
+
+void pv_ompt_sync_end(int kind, const void *codeptr)
+{
+    pv_ompt_enter();
+    sync_event(ompt_callback_sync_region_wait, kind, ompt_scope_end, codeptr);
+    pv_ompt_set_state(pv_ompt_work_state(), NULL);
+    sync_event(ompt_callback_sync_region, kind, ompt_scope_end, codeptr);
+}
+
+void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr)
+{
+    pv_ompt_enter();
+    if (begin)
+        pv_ompt_thr.taskloop_codeptr = codeptr;
+    else
+        pv_ompt_thr.taskloop_codeptr = NULL;
+    if (pv_ompt_on(work))
+        pv_ompt_cb(work)(ompt_work_taskloop, begin ? ompt_scope_begin : ompt_scope_end,
+                         pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, begin ? count : 0,
+                         codeptr);
+}
+
+/* ---------------------------------------------------- cancel and error */
+
+void pv_ompt_cancel(int which, bool activated, const void *codeptr)
+{
+    pv_ompt_enter();
+    if (!pv_ompt_on(cancel))
+        return;
+    int flags = activated ? ompt_cancel_activated : ompt_cancel_detected;
+    if (which & 1 || which == 0)
+        flags |= ompt_cancel_parallel;
+    if (which & 2)
+        flags |= ompt_cancel_loop;
+    if (which & 4)
+        flags |= ompt_cancel_sections;
+    if (which & 8)
+        flags |= ompt_cancel_taskgroup;
+    pv_ompt_cb(cancel)(&pv_ompt_cur_task()->data, flags, pv_ompt_codeptr(codeptr));
+}
+
+void pv_ompt_error(int severity, const char *msg, size_t len, const void *codeptr)
+{
+    pv_ompt_enter();
+    if (!pv_ompt_on(error))
+        return;
+    if (!msg)
+        len = 0;
+    else if (len == (size_t)-1)
+        len = strlen(msg);
+    pv_ompt_cb(error)((ompt_severity_t)severity, msg, len, pv_ompt_codeptr(codeptr));
+}

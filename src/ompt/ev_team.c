@@ -1,0 +1,214 @@
+/* Events of parallel regions: parallel_begin/end, implicit_task, the
+ * implicit barrier that ends a region, team barriers, thread end.
+ *
+ * Ids and data: the region's parallel data lives in its team, each implicit
+ * task's data in team->implicit[i].  After the final barrier a worker must
+ * not touch the team (its primary may already reuse it), so a worker ends
+ * its barrier and its implicit task on a private copy of the task's tool
+ * data, with parallel_data NULL (as OpenMP 5.1 allows for those events). */
+#include <string.h>
+
+#include "ompt/events.h"
+
+static int barrier_state(int kind)
+{
+    switch (kind) {
+    case ompt_sync_region_barrier_implicit_parallel:
+        return ompt_state_wait_barrier_implicit_parallel;
+    case ompt_sync_region_barrier_implicit_workshare:
+        return ompt_state_wait_barrier_implicit_workshare;
+    case ompt_sync_region_barrier_implementation:
+        return ompt_state_wait_barrier_implementation;
+    case ompt_sync_region_barrier_teams:
+        return ompt_state_wait_barrier_teams;
+    default:
+        return ompt_state_wait_barrier_explicit;
+    }
+}
+
+/* A barrier's events around the wait: sync_region begin; the wait state
+ * and sync_region_wait begin; then (barrier_leave) sync_region_wait end,
+ * the state `after`, sync_region end. */
+static void barrier_enter(int kind, ompt_data_t *par, ompt_data_t *task, const void *codeptr,
+                          const void *wait_id)
+{
+    if (pv_ompt_on(sync_region))
+        pv_ompt_cb(sync_region)(kind, ompt_scope_begin, par, task, codeptr);
+    pv_ompt_set_state(barrier_state(kind), wait_id);
+    if (pv_ompt_on(sync_region_wait))
+        pv_ompt_cbt(sync_region_wait, sync_region)(kind, ompt_scope_begin, par, task, codeptr);
+}
+
+static void barrier_leave(int kind, ompt_data_t *par, ompt_data_t *task, const void *codeptr,
+                          int after)
+{
+    if (pv_ompt_on(sync_region_wait))
+        pv_ompt_cbt(sync_region_wait, sync_region)(kind, ompt_scope_end, par, task, codeptr);
+    pv_ompt_set_state(after, NULL);
+    if (pv_ompt_on(sync_region))
+        pv_ompt_cb(sync_region)(kind, ompt_scope_end, par, task, codeptr);
+}
+
+/* ---------------------------------------------------------- the region */
+
+void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
+{
+    pv_ompt_enter();
+    pv_ompt_register_atexit();   /* main runs: finalize before library destructors */
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    struct pv_ompt_task *enc = pv_ompt_cur_task();
+
+    const void *codeptr = me->codeptr;
+    void *frame = me->enter_frame;
+    int frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    me->codeptr = NULL;
+    me->enter_frame = NULL;
+    if (!codeptr) {
+        pv_ompt_caller(&codeptr, &frame);
+        frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+    }
+    unsigned n = team->nthreads;
+    unsigned requested = me->requested ? me->requested : n;
+    int flags = ompt_parallel_team |
+                (me->legacy ? ompt_parallel_invoker_program : ompt_parallel_invoker_runtime);
+    int combined = me->combined ? ompt_work_sections : ompt_work_loop;
+    me->requested = 0;
+    me->legacy = 0;
+    me->combined = 0;
+
+    team->ompt.data.value = 0;
+    team->ompt.codeptr = codeptr;
+    team->ompt.flags = flags;
+    team->ompt.combined_work = team->ws_seq0 ? combined : 0;
+    team->ompt.encountering = enc;
+    team->ompt.fn = fn;
+    team->ompt.enclosing = pv_ompt_cur_parallel();
+    for (unsigned i = 0; i < n; i++) {
+        struct pv_ompt_task *o = &team->implicit[i].ompt;
+        memset(o, 0, sizeof *o);
+        o->flags = ompt_task_implicit;
+        o->thread_num = (int)i;
+        o->parallel = &team->ompt.data;
+    }
+    enc->frame.enter_frame.ptr = frame;
+    enc->frame.enter_frame_flags = frame_flags;
+    if (pv_ompt_on(parallel_begin))
+        pv_ompt_cb(parallel_begin)(&enc->data, &enc->frame, &team->ompt.data, requested, flags,
+                                   codeptr);
+}
+
+/* The combined construct a member starts inside (parallel for/sections). */
+static void combined_work_begin(struct pv_team *team, struct pv_ompt_task *o)
+{
+    int *slot = pv_ompt_work_slot();
+    if (slot)
+        *slot = team->ompt.combined_work;
+    if (pv_ompt_on(work))
+        pv_ompt_cb(work)(team->ompt.combined_work, ompt_scope_begin, &team->ompt.data, &o->data,
+                         team->ws[0].n, team->ompt.codeptr);
+}
+
+void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame)
+{
+    pv_ompt_enter();
+    struct pv_ompt_task *o = &team->implicit[id].ompt;
+    if (exit_frame) {
+        o->frame.exit_frame.ptr = exit_frame;
+        o->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    }
+    pv_ompt_set_state(ompt_state_work_parallel, NULL);
+    if (pv_ompt_on(implicit_task))
+        pv_ompt_cb(implicit_task)(ompt_scope_begin, &team->ompt.data, &o->data, team->nthreads,
+                                  id, ompt_task_implicit);
+    if (team->ompt.combined_work)
+        combined_work_begin(team, o);
+}
+
+void pv_ompt_exit_frame(void *frame)
+{
+    struct pv_ompt_task *o = pv_ompt_cur_task();
+    o->frame.exit_frame.ptr = frame;
+    o->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+}
+
+void pv_ompt_worker_end(struct pv_team *team, unsigned id)
+{
+    pv_ompt_enter();
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    struct pv_ompt_task *o = &team->implicit[id].ompt;
+    const void *codeptr = team->ompt.codeptr;
+    const int kind = ompt_sync_region_barrier_implicit_parallel;
+    o->frame.exit_frame.ptr = NULL;
+    me->ending = *o;
+    me->ending.parallel = NULL;
+    barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
+
+    pv_barrier_wait(&team->final, team, false);
+    /* The team is the primary thread's again: only the copy from here on. */
+    me->use_ending = 1;
+    barrier_leave(kind, NULL, &me->ending.data, codeptr, ompt_state_overhead);
+    if (pv_ompt_on(implicit_task))
+        pv_ompt_cb(implicit_task)(ompt_scope_end, NULL, &me->ending.data, 0, id,
+                                  ompt_task_implicit);
+    me->use_ending = 0;
+    int *slot = pv_ompt_work_slot();
+    if (slot)
+        *slot = 0;
+    pv_ompt_set_state(ompt_state_idle, NULL);
+}
+
+void pv_ompt_primary_end(struct pv_team *team)
+{
+    pv_ompt_enter();
+    struct pv_ompt_task *o = &team->implicit[0].ompt;
+    const void *codeptr = team->ompt.codeptr;
+    const int kind = ompt_sync_region_barrier_implicit_parallel;
+    o->frame.exit_frame.ptr = NULL;
+    barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
+    pv_barrier_wait(&team->final, team, false);
+    barrier_leave(kind, &team->ompt.data, &o->data, codeptr, ompt_state_overhead);
+    if (pv_ompt_on(implicit_task))
+        pv_ompt_cb(implicit_task)(ompt_scope_end, &team->ompt.data, &o->data, 0, 0,
+                                  ompt_task_implicit);
+    int *slot = pv_ompt_work_slot();
+    if (slot)
+        *slot = 0;
+}
+
+void pv_ompt_parallel_end(struct pv_team *team)
+{
+    pv_ompt_enter();
+    struct pv_ompt_task *enc = team->ompt.encountering;
+    if (pv_ompt_on(parallel_end))
+        pv_ompt_cb(parallel_end)(&team->ompt.data, &enc->data, team->ompt.flags,
+                                 team->ompt.codeptr);
+    enc->frame.enter_frame.ptr = NULL;
+    enc->frame.enter_frame_flags = 0;
+    pv_ompt_set_state(pv_ompt_work_state(), NULL);
+}
+
+void pv_ompt_thread_exit(void)
+{
+    pv_ompt_thread_end();
+}
+
+/* ------------------------------------------------------------ barriers */
+
+bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable)
+{
+    pv_ompt_enter();
+    codeptr = pv_ompt_codeptr(codeptr);
+    struct pv_ompt_task *task = pv_ompt_cur_task();
+    ompt_data_t *par = pv_ompt_cur_parallel();
+    struct pv_team *team = pv_thr.ts.team;
+    barrier_enter(kind, par, &task->data, codeptr, team ? (void *)&team->barrier : NULL);
+    bool cancelled = false;
+    if (cancellable)
+        cancelled = pv_team_barrier_cancel();
+    else
+        pv_team_barrier();
+    barrier_leave(kind, par, &task->data, codeptr, pv_ompt_work_state());
+    if (cancelled)
+        pv_ompt_cancel(0, false, codeptr);
+    return cancelled;
+}

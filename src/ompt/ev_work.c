@@ -1,0 +1,99 @@
+/* Worksharing events: work begin/end for loops, sections and single, and
+ * dispatch of loop chunks and sections.
+ *
+ * What gcc 12 compiles without calling the runtime never reaches here:
+ * loops with a static schedule (with or without chunk) and distribute are
+ * scheduled inline, so they have no work or dispatch events (ompt_set_
+ * sometimes).  A single without copyprivate calls the runtime only at its
+ * start, so the executor's work end is dispatched at its next runtime event
+ * (normally the implicit barrier that follows). */
+#include "ompt/events.h"
+
+static void work_event(int type, int endpoint, uint64_t count, const void *codeptr)
+{
+    if (!pv_ompt_on(work))
+        return;
+    pv_ompt_cb(work)(type, endpoint, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, count,
+                     codeptr);
+}
+
+static void work_begin(int type, uint64_t count, const void *codeptr)
+{
+    int *slot = pv_ompt_work_slot();
+    if (slot)
+        *slot = type;
+    work_event(type, ompt_scope_begin, count, pv_ompt_codeptr(codeptr));
+}
+
+void pv_ompt_loop_begin(struct pv_ws *ws)
+{
+    pv_ompt_enter();
+    work_begin(ompt_work_loop, ws->n, NULL);
+}
+
+void pv_ompt_sections_begin(struct pv_ws *ws)
+{
+    pv_ompt_enter();
+    work_begin(ompt_work_sections, ws->n, NULL);
+}
+
+void pv_ompt_work_end(void)
+{
+    pv_ompt_enter();
+    int *slot = pv_ompt_work_slot();
+    int type = slot ? *slot : 0;
+    if (!type)
+        return;
+    *slot = 0;
+    work_event(type, ompt_scope_end, 0, pv_ompt_codeptr(NULL));
+}
+
+/* Iterations are numbered from 0 in the loop's logical order; a chunk is
+ * reported by its first iteration. */
+void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsigned long long e0)
+{
+    (void)ws;
+    (void)e0;
+    pv_ompt_enter();
+    if (!pv_ompt_on(dispatch))
+        return;
+    ompt_data_t instance = {.value = s0};
+    pv_ompt_cb(dispatch)(pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
+                         ompt_dispatch_iteration, instance);
+}
+
+/* A section is reported by its number (1-based, as the program sees it). */
+void pv_ompt_dispatch_section(unsigned section)
+{
+    pv_ompt_enter();
+    if (!pv_ompt_on(dispatch))
+        return;
+    ompt_data_t instance = {.value = section};
+    pv_ompt_cb(dispatch)(pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
+                         ompt_dispatch_section, instance);
+}
+
+void pv_ompt_single(bool executor, bool copy, const void *codeptr)
+{
+    pv_ompt_enter();
+    int type = executor ? ompt_work_single_executor : ompt_work_single_other;
+    if (copy) {
+        /* GOMP_single_copy_*: the construct ends through the worksharing slot. */
+        work_begin(type, 1, codeptr);
+        return;
+    }
+    work_event(type, ompt_scope_begin, 1, codeptr);
+    if (executor) {
+        pv_ompt_thr.pending_single = 1;
+        pv_ompt_thr.pending_codeptr = codeptr;
+    } else {
+        work_event(type, ompt_scope_end, 0, codeptr);
+    }
+}
+
+void pv_ompt_flush_pending(void)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    me->pending_single = 0;
+    work_event(ompt_work_single_executor, ompt_scope_end, 0, me->pending_codeptr);
+}

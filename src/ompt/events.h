@@ -1,0 +1,61 @@
+/* Shared by the event files of src/ompt (ev_*.c). */
+#ifndef PV_OMPT_EVENTS_H
+#define PV_OMPT_EVENTS_H
+
+#include "ompt/inquiry.h"
+#include "ompt/tool.h"
+#include "runtime/internal.h"
+
+/* The tool's view of a task on the calling thread's chain (NULL and the
+ * thread's embedded initial task are its initial task). */
+static inline struct pv_ompt_task *pv_ompt_task_of(struct pv_task *t)
+{
+    return t ? &t->ompt : &pv_thr.initial_task.ompt;
+}
+
+/* The current task and the innermost parallel region, as the tool sees them. */
+static inline struct pv_ompt_task *pv_ompt_cur_task(void)
+{
+    if (pv_ompt_thr.use_ending)
+        return &pv_ompt_thr.ending;
+    return pv_ompt_task_of(pv_thr.task);
+}
+
+static inline ompt_data_t *pv_ompt_cur_parallel(void)
+{
+    if (pv_ompt_thr.use_ending)
+        return NULL;
+    struct pv_team *team = pv_thr.ts.team;
+    return team ? &team->ompt.data : &pv_ompt_thr.initial_parallel.data;
+}
+
+/* Every event function starts here: the thread is known to the tool, and
+ * an owed single end goes out first. */
+void pv_ompt_flush_pending(void);
+static inline void pv_ompt_enter(void)
+{
+    pv_ompt_thread_ensure();
+    if (__builtin_expect(pv_ompt_thr.pending_single, 0))
+        pv_ompt_flush_pending();
+}
+
+static inline void pv_ompt_set_state(int state, const void *wait_id)
+{
+    pv_ompt_thr.wait_id = (ompt_wait_id_t)(uintptr_t)wait_id;
+    __atomic_store_n(&pv_ompt_thr.state, state, __ATOMIC_RELAXED);
+}
+
+/* The state of a thread that works in its current task. */
+static inline int pv_ompt_work_state(void)
+{
+    return pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial;
+}
+
+/* The worksharing construct the thread is in at its level (ev_work.c). */
+static inline int *pv_ompt_work_slot(void)
+{
+    unsigned level = pv_thr.ts.level;
+    return level < PV_OMPT_WORK_LEVELS ? &pv_ompt_thr.work[level] : NULL;
+}
+
+#endif
