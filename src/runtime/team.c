@@ -62,11 +62,16 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     pv_affinity_display_thread();
 
     trace_implicit_task_begin(team, id, team->nthreads);
+    if (pv_ompt_tool())
+        pv_ompt_implicit_begin(team, id, __builtin_frame_address(0));
     fn(data);
     trace_implicit_task_end(team, id);
 
     trace_barrier_enter(2);
-    pv_barrier_wait(&team->final, team, false);
+    if (pv_ompt_tool())
+        pv_ompt_worker_end(team, id); /* waits at the barrier too */
+    else
+        pv_barrier_wait(&team->final, team, false);
     trace_barrier_leave(2);
     /* From here on the team may be reused by its master: do not touch it. */
     thr->ts.team = NULL;
@@ -105,6 +110,8 @@ static void *worker_main(void *arg)
         consumed = atomic_load_explicit(&thr->dock.word, memory_order_acquire);
         fn = thr->fn;
         if (!fn) {
+            if (pv_ompt_tool())
+                pv_ompt_thread_exit();
             pv_wait_managed_threads_add(-1);
             trace_thread_end();
             break;
@@ -331,6 +338,8 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     }
 
     trace_parallel_begin(team, (void *)fn, n, team->level);
+    if (pv_ompt_tool())
+        pv_ompt_parallel_begin(team, fn);
     team->members[0] = thr;
     if (n > 1) /* The release stores in assign() publish everything above. */
         launch_members(thr, team, n, fn, data, nested);
@@ -353,6 +362,8 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     thr->task = &team->implicit[0];
     pv_affinity_display_thread();
     trace_implicit_task_begin(team, 0, n);
+    if (pv_ompt_tool())
+        pv_ompt_implicit_begin(team, 0, NULL);
 }
 
 void pv_team_end(void)
@@ -363,13 +374,18 @@ void pv_team_end(void)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
     trace_barrier_enter(2);
-    pv_barrier_wait(&team->final, team, false);
+    if (pv_ompt_tool())
+        pv_ompt_primary_end(team); /* waits at the barrier too */
+    else
+        pv_barrier_wait(&team->final, team, false);
     trace_barrier_leave(2);
     trace_parallel_end(team);
     if (team->cg_added)
         atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);
     thr->ts = team->prev_ts;
     thr->task = team->prev_task;
+    if (pv_ompt_tool())
+        pv_ompt_parallel_end(team);
     if (thr->ts.level >= PV_TEAM_CACHE_LEVELS)
         team_retire(team);
 }
@@ -378,6 +394,8 @@ void pv_team_start_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags
                       pv_ws_preinit_fn preinit, void *arg)
 {
     pv_team_fork_ws(fn, data, n, flags, preinit, arg);
+    if (pv_ompt_tool())
+        pv_ompt_exit_frame(__builtin_frame_address(0));
     fn(data);
     pv_team_end();
 }
@@ -393,6 +411,8 @@ unsigned pv_resolve_num_threads(unsigned requested, unsigned count)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_icv *icv = pv_icv_get();
+    if (pv_ompt_tool())
+        pv_ompt_thr.requested = requested ? requested : icv->nthreads_var;
     if (requested == 1)
         return 1;
     if (thr->ts.active_level >= icv->max_active_levels_var)
