@@ -15,12 +15,16 @@ PV_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_thread
                              unsigned flags)
 {
     unsigned n = pv_resolve_num_threads(num_threads, 0);
+    PV_OMPT_ENTRY();
     pv_team_start_ws(fn, data, n, flags, NULL, NULL);
 }
 
 PV_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
 {
     unsigned n = pv_resolve_num_threads(num_threads, 0);
+    PV_OMPT_ENTRY();
+    if (pv_ompt_tool())
+        pv_ompt_thr.legacy = 1; /* the program calls the body */
     pv_team_fork_ws(fn, data, n, 0, NULL, NULL);
 }
 
@@ -34,7 +38,17 @@ PV_EXPORT void GOMP_parallel_end(void)
 /* Taskgroup cancellation lives with the tasks (task.c). */
 bool pv_taskgroup_cancel(bool query_only);
 
+static bool cancellation_point(int which);
+
 PV_EXPORT bool GOMP_cancellation_point(int which)
+{
+    bool cancelled = cancellation_point(which);
+    if (pv_ompt_tool() && cancelled)
+        pv_ompt_cancel(which, false, __builtin_return_address(0));
+    return cancelled;
+}
+
+static bool cancellation_point(int which)
 {
     if (!pv_gicv.cancel_var)
         return false;
@@ -52,7 +66,9 @@ PV_EXPORT bool GOMP_cancel(int which, bool do_cancel)
     if (!pv_gicv.cancel_var)
         return false;
     if (!do_cancel)
-        return GOMP_cancellation_point(which);
+        return cancellation_point(which);
+    if (pv_ompt_tool())
+        pv_ompt_cancel(which, true, __builtin_return_address(0));
     struct pv_team *team = pv_thr.ts.team;
     if (which & (PV_CANCEL_LOOP | PV_CANCEL_SECTIONS)) {
         if (team)
