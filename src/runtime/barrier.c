@@ -119,11 +119,16 @@ bool pv_team_barrier_cancel(void)
 PV_EXPORT void GOMP_barrier(void)
 {
     trace_barrier_enter(0);
-    pv_team_barrier();
+    if (pv_ompt_tool())
+        pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), false);
+    else
+        pv_team_barrier();
     trace_barrier_leave(0);
 }
 
 PV_EXPORT bool GOMP_barrier_cancel(void)
 {
+    if (pv_ompt_tool())
+        return pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), true);
     return pv_team_barrier_cancel();
 }
