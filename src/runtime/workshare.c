@@ -98,6 +98,8 @@ void pv_ws_init_done(void)
 
 void pv_ws_end_nowait(void)
 {
+    if (pv_ompt_tool())
+        pv_ompt_work_end();
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
     struct pv_ws *ws = thr->ts.ws;
@@ -120,12 +122,17 @@ void pv_ws_end(void)
 {
     pv_ws_end_nowait();
     trace_barrier_enter(1);
-    pv_team_barrier();
+    if (pv_ompt_tool())
+        pv_ompt_barrier(ompt_sync_region_barrier_implicit_workshare, NULL, false);
+    else
+        pv_team_barrier();
     trace_barrier_leave(1);
 }
 
 bool pv_ws_end_cancel(void)
 {
     pv_ws_end_nowait();
+    if (pv_ompt_tool())
+        return pv_ompt_barrier(ompt_sync_region_barrier_implicit_workshare, NULL, true);
     return pv_team_barrier_cancel();
 }
