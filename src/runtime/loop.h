@@ -80,6 +80,8 @@ static inline struct pv_ws *pv_loop_enter(enum pv_form form, pv_ull start, pv_ul
         ws = pv_thr.ts.ws;
         pv_ws_mem_get(ws, mem);
     }
+    if (pv_ompt_tool())
+        pv_ompt_loop_begin(ws);
     return ws;
 }
 
@@ -118,6 +120,8 @@ static inline bool pv_out_long(const struct pv_ws *ws, bool got, const pv_ull *s
 {
     if (!got)
         return false;
+    if (pv_ompt_tool())
+        pv_ompt_dispatch_chunk(ws, *s0, *e0);
     pv_ull a, b;
     pv_iter_bounds(ws, *s0, *e0, &a, &b);
     *istart = (long)a;
@@ -130,6 +134,8 @@ static inline bool pv_out_ull(const struct pv_ws *ws, bool got, const pv_ull *s0
 {
     if (!got)
         return false;
+    if (pv_ompt_tool())
+        pv_ompt_dispatch_chunk(ws, *s0, *e0);
     pv_iter_bounds(ws, *s0, *e0, istart, iend);
     return true;
 }
