@@ -276,6 +276,8 @@ static struct pv_ws *doacross_enter(unsigned ncounts, const void *counts, bool i
         ws = pv_thr.ts.ws;
         pv_ws_mem_get(ws, mem);
     }
+    if (pv_ompt_tool())
+        pv_ompt_loop_begin(ws);
     return ws;
 }
 
