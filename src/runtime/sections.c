@@ -14,6 +14,8 @@ static inline unsigned sections_take(struct pv_ws *ws)
 {
     /* Relaxed: only divides work (see iter.c). */
     pv_ull s0 = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
+    if (pv_ompt_tool() && s0 < ws->n)
+        pv_ompt_dispatch_section((unsigned)s0 + 1);
     return s0 < ws->n ? (unsigned)s0 + 1 : 0;
 }
 
@@ -29,6 +31,8 @@ static struct pv_ws *sections_enter(unsigned count, void **mem)
         ws = pv_thr.ts.ws;
         pv_ws_mem_get(ws, mem);
     }
+    if (pv_ompt_tool())
+        pv_ompt_sections_begin(ws);
     return ws;
 }
 
@@ -81,6 +85,8 @@ PV_EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned n
                                       unsigned count, unsigned flags)
 {
     struct sections_args a = {count, pv_resolve_num_threads(num_threads, count)};
+    if (pv_ompt_tool())
+        pv_ompt_thr.combined = 1; /* slot 0 holds sections */
     pv_team_start_ws(fn, data, a.nthreads, flags, sections_preinit, &a);
 }
 
@@ -89,5 +95,7 @@ PV_EXPORT void GOMP_parallel_sections_start(void (*fn)(void *), void *data,
                                             unsigned num_threads, unsigned count)
 {
     struct sections_args a = {count, pv_resolve_num_threads(num_threads, count)};
+    if (pv_ompt_tool())
+        pv_ompt_thr.combined = 1; /* slot 0 holds sections */
     pv_team_fork_ws(fn, data, a.nthreads, 0, sections_preinit, &a);
 }
