@@ -10,13 +10,18 @@ PV_EXPORT bool GOMP_single_start(void)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
-    if (!team)
+    if (!team) {
+        if (pv_ompt_tool())
+            pv_ompt_single(true, false, __builtin_return_address(0));
         return true;
+    }
     uint64_t mine = thr->ts.single_seq++;
     uint64_t expected = mine;
     bool won = atomic_compare_exchange_strong_explicit(&team->single_seq, &expected, mine + 1,
                                                        memory_order_acq_rel, memory_order_relaxed);
     trace_single(won);
+    if (pv_ompt_tool())
+        pv_ompt_single(won, false, __builtin_return_address(0));
     return won;
 }
 
@@ -28,11 +33,18 @@ PV_EXPORT void *GOMP_single_copy_start(void)
     if (pv_ws_start()) {
         trace_single(1);
         pv_ws_init_done();
+        if (pv_ompt_tool())
+            pv_ompt_single(true, true, __builtin_return_address(0));
         return NULL;
     }
     trace_single(0);
     trace_barrier_enter(1);
-    pv_team_barrier();
+    if (pv_ompt_tool()) {
+        pv_ompt_single(false, true, __builtin_return_address(0));
+        pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
+    } else {
+        pv_team_barrier();
+    }
     trace_barrier_leave(1);
     void *data = pv_thr.ts.ws->copyprivate;
     pv_ws_end_nowait();
@@ -45,7 +57,10 @@ PV_EXPORT void GOMP_single_copy_end(void *data)
     if (team) {
         pv_thr.ts.ws->copyprivate = data;
         trace_barrier_enter(1);
-        pv_team_barrier();
+        if (pv_ompt_tool())
+            pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
+        else
+            pv_team_barrier();
         trace_barrier_leave(1);
     }
     pv_ws_end_nowait();
