@@ -14,7 +14,11 @@ static _Atomic uint32_t atomic_lock;
 PV_EXPORT void GOMP_critical_start(void)
 {
     trace_critical_enter(&unnamed_lock);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
     pv_mutex_lock(&unnamed_lock);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
     trace_critical_acquired(&unnamed_lock);
 }
 
@@ -22,6 +26,8 @@ PV_EXPORT void GOMP_critical_end(void)
 {
     trace_critical_release(&unnamed_lock);
     pv_mutex_unlock(&unnamed_lock);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_released(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
 }
 
 _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit in a pointer");
@@ -29,7 +35,11 @@ _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit i
 PV_EXPORT void GOMP_critical_name_start(void **pptr)
 {
     trace_critical_enter(pptr);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
     pv_mutex_lock((_Atomic uint32_t *)pptr);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
     trace_critical_acquired(pptr);
 }
 
@@ -37,14 +47,22 @@ PV_EXPORT void GOMP_critical_name_end(void **pptr)
 {
     trace_critical_release(pptr);
     pv_mutex_unlock((_Atomic uint32_t *)pptr);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_released(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
 }
 
 PV_EXPORT void GOMP_atomic_start(void)
 {
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
     pv_mutex_lock(&atomic_lock);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
 }
 
 PV_EXPORT void GOMP_atomic_end(void)
 {
     pv_mutex_unlock(&atomic_lock);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_released(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
 }
