@@ -90,17 +90,25 @@ static inline void word_unlock(pv_lock_word *w)
 __attribute__((visibility("default"))) void pv_init_lock_30(pv_lock_word *w)
 {
     atomic_store_explicit(w, 0, memory_order_relaxed);
+    if (pv_ompt_tool())
+        pv_ompt_lock_init(ompt_mutex_lock, 0, w, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
 {
     (void)w;
+    if (pv_ompt_tool())
+        pv_ompt_lock_destroy(ompt_mutex_lock, w, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
 {
     trace_lock_enter(w);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_lock, w, __builtin_return_address(0));
     word_lock(w);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_lock, w, __builtin_return_address(0));
     trace_lock_acquired(w);
 }
 
@@ -108,11 +116,22 @@ __attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
 {
     trace_lock_release(w);
     word_unlock(w);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_released(ompt_mutex_lock, w, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
 {
-    return word_try(w);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_test_lock, w, __builtin_return_address(0));
+    int got = word_try(w);
+    if (pv_ompt_tool()) {
+        if (got)
+            pv_ompt_mutex_acquired(ompt_mutex_test_lock, w, __builtin_return_address(0));
+        else
+            pv_ompt_mutex_failed();
+    }
+    return got;
 }
 
 /* The 2.5 simple lock has the same layout and semantics. */
@@ -133,11 +152,15 @@ static inline void *owner_id(void)
 __attribute__((visibility("default"))) void pv_init_nest_lock_30(struct pv_nest_lock *l)
 {
     memset(l, 0, sizeof *l);
+    if (pv_ompt_tool())
+        pv_ompt_lock_init(ompt_mutex_nest_lock, 0, l, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) void pv_destroy_nest_lock_30(struct pv_nest_lock *l)
 {
     (void)l;
+    if (pv_ompt_tool())
+        pv_ompt_lock_destroy(ompt_mutex_nest_lock, l, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_lock *l)
@@ -146,11 +169,20 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_l
     trace_lock_enter(l);
     /* Relaxed: only the owner itself ever stores `me`, so seeing it means we
      * hold the lock; any other value means we do not. */
-    if (atomic_load_explicit(&l->owner, memory_order_relaxed) != me) {
+    bool owned = atomic_load_explicit(&l->owner, memory_order_relaxed) == me;
+    if (!owned) {
+        if (pv_ompt_tool())
+            pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
         word_lock(&l->lock);
         atomic_store_explicit(&l->owner, me, memory_order_relaxed);
     }
     l->count++;
+    if (pv_ompt_tool()) {
+        if (owned)
+            pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
+        else
+            pv_ompt_mutex_acquired(ompt_mutex_nest_lock, l, __builtin_return_address(0));
+    }
     trace_lock_acquired(l);
 }
 
@@ -160,18 +192,33 @@ __attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest
     if (--l->count == 0) {
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         word_unlock(&l->lock);
+        if (pv_ompt_tool())
+            pv_ompt_mutex_released(ompt_mutex_nest_lock, l, __builtin_return_address(0));
+    } else if (pv_ompt_tool()) {
+        pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
     }
 }
 
 __attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_lock *l)
 {
     void *me = owner_id();
-    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me)
-        return ++l->count;
-    if (!word_try(&l->lock))
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
+        int count = ++l->count;
+        if (pv_ompt_tool())
+            pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
+        return count;
+    }
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
+    if (!word_try(&l->lock)) {
+        if (pv_ompt_tool())
+            pv_ompt_mutex_failed();
         return 0;
+    }
     atomic_store_explicit(&l->owner, me, memory_order_relaxed);
     l->count = 1;
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
     return 1;
 }
 
