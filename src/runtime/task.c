@@ -235,8 +235,14 @@ static void task_run(struct pv_thread *thr, struct pv_task *t)
     if (!skip) {
         struct pv_task *prev = thr->task;
         thr->task = t;
+        if (pv_ompt_tool())
+            pv_ompt_task_begin(prev, t, __builtin_frame_address(0));
         t->fn(t->arg);
+        if (pv_ompt_tool())
+            pv_ompt_task_end(t, false, prev);
         thr->task = prev;
+    } else if (pv_ompt_tool()) {
+        pv_ompt_task_end(t, true, thr->task);
     }
     if (t->tflags & PV_TF_DETACH) {
         if (skip) {
@@ -444,11 +450,17 @@ static void run_included(const struct pv_task_args *a)
     t.kind = PV_TASK_STACK;
     t.tflags = PV_TF_UNDEFERRED;
     set_event(a, &t);
+    if (pv_ompt_tool()) {
+        pv_ompt_task_create(&t, true, a->flags, NULL);
+        pv_ompt_task_begin(parent, &t, __builtin_frame_address(0));
+    }
     thr->task = &t;
     run_body(a);
     thr->task = parent;
     if (t.tflags & PV_TF_DETACH)
         wait_until(t.team, parent, event_fulfilled, &t);
+    if (pv_ompt_tool())
+        pv_ompt_task_end(&t, false, parent);
     if (t.deps)
         pv_deps_free(t.deps);
 }
@@ -526,17 +538,23 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
     t->kind = PV_TASK_HEAP;
     t->tflags |= PV_TF_UNDEFERRED | PV_TF_WAITER;
     set_event(a, t);
+    if (pv_ompt_tool())
+        pv_ompt_task_create(t, true, a->flags, ndeps ? a->depend : NULL);
     if (ndeps) {
         t->dnodes = (struct pv_dep_node *)(t + 1);
         pv_deps_register(parent, t, a->depend);
         if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
             wait_until(team, parent, preds_done, t);
     }
+    if (pv_ompt_tool())
+        pv_ompt_task_begin(parent, t, __builtin_frame_address(0));
     thr->task = t;
     run_body(a);
     thr->task = parent;
     if (t->tflags & PV_TF_DETACH)
         wait_until(team, parent, event_fulfilled, t);
+    if (pv_ompt_tool())
+        pv_ompt_task_end(t, false, parent);
     if (t->ndeps)
         pv_deps_release(t);
     undeferred_block_done(t);
@@ -554,10 +572,16 @@ static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
     task_init(&u, parent, team, a);
     u.kind = PV_TASK_STACK;
     u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
+    if (pv_ompt_tool()) {
+        pv_ompt_task_create(&u, true, a->flags, NULL);
+        pv_ompt_task_begin(parent, &u, __builtin_frame_address(0));
+    }
     thr->task = &u;
     run_body(a);
     /* The parent may have moved into a block meanwhile. */
     thr->task = task_resolve(parent);
+    if (pv_ompt_tool())
+        pv_ompt_task_end(u.arg ? (struct pv_task *)u.arg : &u, false, thr->task);
     if (u.arg)
         undeferred_block_done(u.arg);
 }
@@ -584,6 +608,8 @@ static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
         memcpy(arg, a->data, a->arg_size);
     }
     set_bounds(a, arg);
+    if (pv_ompt_tool())
+        pv_ompt_task_create(t, false, a->flags, ndeps ? a->depend : NULL);
 
     /* Count it everywhere before anybody can see it. */
     atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
@@ -644,6 +670,7 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     struct pv_task *parent = thr->task;
     if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
+    PV_OMPT_ENTRY();
     /* Fast path: a plain task that runs at once (if(0), or the throttle),
      * in this frame, with only the fields a running task needs. */
     if (pv_likely(team && !cpyfn && !(flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) &&
@@ -662,9 +689,15 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         u.taskgroup = parent->taskgroup;
         u.deps = NULL;
         atomic_init(&u.cnt, PV_TASK_REF);
+        if (pv_ompt_tool()) {
+            pv_ompt_task_create(&u, true, flags, NULL);
+            pv_ompt_task_begin(parent, &u, __builtin_frame_address(0));
+        }
         thr->task = &u;
         fn(data);
         thr->task = task_resolve(parent);
+        if (pv_ompt_tool())
+            pv_ompt_task_end(u.arg ? (struct pv_task *)u.arg : &u, false, thr->task);
         if (u.arg)
             undeferred_block_done(u.arg);
         return;
@@ -687,9 +720,12 @@ PV_EXPORT void GOMP_taskwait(void)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_task *t = thr->task;
-    if (!thr->ts.team || !t || children_done(t))
-        return;
-    wait_until(thr->ts.team, t, children_done, t);
+    if (pv_ompt_tool())
+        pv_ompt_sync_begin(ompt_sync_region_taskwait, __builtin_return_address(0));
+    if (thr->ts.team && t && !children_done(t))
+        wait_until(thr->ts.team, t, children_done, t);
+    if (pv_ompt_tool())
+        pv_ompt_sync_end(ompt_sync_region_taskwait, __builtin_return_address(0));
 }
 
 /* taskwait with depend: as if an included, empty task with those
@@ -749,6 +785,8 @@ void pv_taskgroup_start(void)
 PV_EXPORT void GOMP_taskgroup_start(void)
 {
     pv_taskgroup_start();
+    if (pv_ompt_tool())
+        pv_ompt_sync_begin(ompt_sync_region_taskgroup, __builtin_return_address(0));
 }
 
 void pv_taskgroup_end(void)
@@ -766,7 +804,11 @@ void pv_taskgroup_end(void)
 
 PV_EXPORT void GOMP_taskgroup_end(void)
 {
+    if (pv_ompt_tool())
+        pv_ompt_sync_wait(ompt_sync_region_taskgroup, __builtin_return_address(0));
     pv_taskgroup_end();
+    if (pv_ompt_tool())
+        pv_ompt_sync_end(ompt_sync_region_taskgroup, __builtin_return_address(0));
 }
 
 /* Cancellation of the innermost taskgroup (called by GOMP_cancel and
@@ -803,6 +845,8 @@ PV_EXPORT void omp_fulfill_event(uintptr_t event)
         return;
     }
     uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_FULFILLED, memory_order_acq_rel);
+    if (pv_ompt_tool() && !(old & PV_DETACH_FULFILLED))
+        pv_ompt_task_fulfilled(t, (old & PV_DETACH_BODY_DONE) != 0);
     if (old & PV_DETACH_FULFILLED)
         pv_fatal("omp_fulfill_event: event %p already fulfilled", (void *)t);
     if (old & PV_DETACH_COMPLETED) {
