@@ -216,6 +216,8 @@ static void add_edge(struct pv_task *pred, struct pv_task *t)
     }
     pred->succ[pred->nsucc++] = t;
     atomic_fetch_add_explicit(&t->npred, 1, memory_order_relaxed);
+    if (pv_ompt_tool())
+        pv_ompt_task_dependence(pred, t);
 }
 
 static void edges_from_list(struct pv_dep_node *list, struct pv_task *t)
