@@ -139,8 +139,12 @@ PV_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void 
         n = ((uint64_t)end - (uint64_t)start - 1) / (uint64_t)step + 1;
     else if (step < 0 && start > end)
         n = ((uint64_t)start - (uint64_t)end - 1) / (0 - (uint64_t)step) + 1;
+    if (pv_ompt_tool())
+        pv_ompt_taskloop(true, n, __builtin_return_address(0));
     taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority,
              (uint64_t)start, n, (uint64_t)step);
+    if (pv_ompt_tool())
+        pv_ompt_taskloop(false, 0, __builtin_return_address(0));
 }
 
 PV_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -154,5 +158,9 @@ PV_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(v
         n = (end - start - 1) / step + 1;
     else if (!(flags & PV_GTF_UP) && start > end)
         n = (start - end - 1) / (0 - step) + 1;
+    if (pv_ompt_tool())
+        pv_ompt_taskloop(true, n, __builtin_return_address(0));
     taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, n, step);
+    if (pv_ompt_tool())
+        pv_ompt_taskloop(false, 0, __builtin_return_address(0));
 }
