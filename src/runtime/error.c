@@ -26,11 +26,15 @@ static void say(const char *prefix, const char *msg, size_t msglen)
 
 PV_EXPORT void GOMP_warning(const char *msg, size_t msglen)
 {
+    if (pv_ompt_tool())
+        pv_ompt_error(ompt_warning, msg, msglen, __builtin_return_address(0));
     say("", msg, msglen);
 }
 
 PV_EXPORT void GOMP_error(const char *msg, size_t msglen)
 {
+    if (pv_ompt_tool())
+        pv_ompt_error(ompt_fatal, msg, msglen, __builtin_return_address(0));
     say("fatal error: ", msg, msglen);
     exit(EXIT_FAILURE);
 }
