@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "runtime/task_internal.h"
+#include "trace/trace.h"
 
 /* ----------------------------------------------------------- allocation */
 
@@ -235,11 +236,13 @@ static void task_run(struct pv_thread *thr, struct pv_task *t)
     if (!skip) {
         struct pv_task *prev = thr->task;
         thr->task = t;
+        trace_task_begin(t);
         if (pv_ompt_tool())
             pv_ompt_task_begin(prev, t, __builtin_frame_address(0));
         t->fn(t->arg);
         if (pv_ompt_tool())
             pv_ompt_task_end(t, false, prev);
+        trace_task_end(t);
         thr->task = prev;
     } else if (pv_ompt_tool()) {
         pv_ompt_task_end(t, true, thr->task);
@@ -454,8 +457,11 @@ static void run_included(const struct pv_task_args *a)
         pv_ompt_task_create(&t, true, a->flags, NULL);
         pv_ompt_task_begin(parent, &t, __builtin_frame_address(0));
     }
+    trace_task_create(&t, a->flags);
     thr->task = &t;
+    trace_task_begin(&t);
     run_body(a);
+    trace_task_end(&t);
     thr->task = parent;
     if (t.tflags & PV_TF_DETACH)
         wait_until(t.team, parent, event_fulfilled, &t);
@@ -546,10 +552,13 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
         if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
             wait_until(team, parent, preds_done, t);
     }
+    trace_task_create(t, a->flags);
     if (pv_ompt_tool())
         pv_ompt_task_begin(parent, t, __builtin_frame_address(0));
     thr->task = t;
+    trace_task_begin(t);
     run_body(a);
+    trace_task_end(t);
     thr->task = parent;
     if (t->tflags & PV_TF_DETACH)
         wait_until(team, parent, event_fulfilled, t);
@@ -576,8 +585,11 @@ static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
         pv_ompt_task_create(&u, true, a->flags, NULL);
         pv_ompt_task_begin(parent, &u, __builtin_frame_address(0));
     }
+    trace_task_create(&u, a->flags);
     thr->task = &u;
+    trace_task_begin(&u);
     run_body(a);
+    trace_task_end(&u);
     /* The parent may have moved into a block meanwhile. */
     thr->task = task_resolve(parent);
     if (pv_ompt_tool())
@@ -611,6 +623,7 @@ static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
     if (pv_ompt_tool())
         pv_ompt_task_create(t, false, a->flags, ndeps ? a->depend : NULL);
 
+    trace_task_create(t, a->flags);
     /* Count it everywhere before anybody can see it. */
     atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
     if (t->taskgroup)
@@ -693,8 +706,11 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
             pv_ompt_task_create(&u, true, flags, NULL);
             pv_ompt_task_begin(parent, &u, __builtin_frame_address(0));
         }
+        trace_task_create(&u, flags);
         thr->task = &u;
+        trace_task_begin(&u);
         fn(data);
+        trace_task_end(&u);
         thr->task = task_resolve(parent);
         if (pv_ompt_tool())
             pv_ompt_task_end(u.arg ? (struct pv_task *)u.arg : &u, false, thr->task);
