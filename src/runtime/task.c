@@ -415,6 +415,9 @@ static inline void set_event(const struct pv_task_args *a, struct pv_task *t)
 {
     if (a->flags & PV_GTF_DETACH) {
         t->tflags |= PV_TF_DETACH;
+        if (t->team)
+            atomic_fetch_add_explicit(&((struct pv_tstate *)t->team->task_state)->open_events, 1,
+                                      memory_order_relaxed);
         *(void **)a->detach = t;
         /* gcc passes the event variable as the first firstprivate word. */
         if (a->data)
@@ -657,7 +660,10 @@ void pv_task_spawn(const struct pv_task_args *a, bool deferrable)
     /* Throttle (as libgomp): with this many tasks outstanding, run new ones
      * at once (after their dependences).  Never a detached task: its event
      * may be fulfilled only by tasks created after it. */
-    if (deferrable && !(a->flags & PV_GTF_DETACH) && pv_task_throttled(team, 0))
+    if (deferrable && !(a->flags & PV_GTF_DETACH) && pv_task_throttled(team, 0) &&
+        (!(a->flags & PV_GTF_DEPEND) ||
+         atomic_load_explicit(&((struct pv_tstate *)team->task_state)->open_events,
+                              memory_order_relaxed) == 0))
         deferrable = false;
     if (deferrable)
         spawn_deferred(team, a);
@@ -851,6 +857,9 @@ PV_EXPORT void omp_fulfill_event(uintptr_t event)
     if (!t)
         pv_fatal("omp_fulfill_event: invalid event handle");
     struct pv_team *team = t->team;
+    if (team)
+        atomic_fetch_sub_explicit(&((struct pv_tstate *)team->task_state)->open_events, 1,
+                                  memory_order_relaxed);
     if (t->tflags & PV_TF_UNDEFERRED) {
         /* The encountering thread waits for this bit, then frees t. */
         uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_FULFILLED,

@@ -122,6 +122,11 @@ struct pv_tstate {
      * `idle` is non-zero. */
     _Alignas(PV_CACHELINE) pv_futex_t work;
     _Atomic uint32_t idle;
+    /* Detached tasks whose event is not fulfilled yet: while there are any,
+     * tasks with dependences are never run at once by the throttle (waiting
+     * for their predecessors could wait for such an event, which the
+     * creating thread may fulfil only later). */
+    _Atomic uint32_t open_events;
 
     /* Shared queue: prioritised tasks and tasks made ready by threads outside
      * the team (a binary heap, highest priority first, FIFO among equals). */

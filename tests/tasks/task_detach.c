@@ -4,6 +4,7 @@
  * for the event; an undeferred (if(0)) detached task blocks its creator
  * until the event is fulfilled by one of its own children. */
 #include <omp.h>
+#include <pthread.h>
 
 #include "pvomp_check.h"
 #include "task_test.h"
@@ -145,6 +146,47 @@ static void test_undeferred(void)
     CHECK(r == 1);
 }
 
+/* Events fulfilled by a thread that is not in the team: the successors
+ * become ready from outside and go through the team's shared queue. */
+static omp_event_handle_t ext_evs[32];
+static int ext_ready;
+
+static void *ext_fulfiller(void *arg)
+{
+    (void)arg;
+    while (!T_LOAD(&ext_ready)) {
+    }
+    for (int i = 0; i < 32; i++)
+        omp_fulfill_event(ext_evs[i]);
+    return NULL;
+}
+
+static void test_foreign_thread(void)
+{
+    for (int rep = 0; rep < 50; rep++) {
+        pthread_t th;
+        T_STORE(&ext_ready, 0);
+        CHECK(pthread_create(&th, NULL, ext_fulfiller, NULL) == 0);
+        int cells[32], after = 0, body = 0;
+        (void)cells;
+#pragma omp parallel shared(after, body)
+#pragma omp single
+        {
+            for (int i = 0; i < 32; i++) {
+                omp_event_handle_t e;
+#pragma omp task detach(e) depend(out : cells[i]) shared(body)
+                T_INC(&body);
+                ext_evs[i] = e;
+#pragma omp task depend(in : cells[i]) shared(after)
+                T_INC(&after);
+            }
+            T_STORE(&ext_ready, 1);
+        }
+        CHECK(pthread_join(th, NULL) == 0);
+        CHECK(body == 32 && after == 32);
+    }
+}
+
 int main(void)
 {
     test_fulfill_by_other_task();
@@ -152,6 +194,7 @@ int main(void)
     test_barrier_waits();
     test_taskgroup_waits();
     test_undeferred();
+    test_foreign_thread();
     printf("task_detach: ok\n");
     return 0;
 }
