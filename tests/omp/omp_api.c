@@ -6,7 +6,8 @@
  * runtime.
  *
  * Modes: none = defaults (run with no OMP_* variable set); "env" = the
- * values set by the CTest entry (see tests/omp/CMakeLists.txt); "badenv" =
+ * values set by the CTest entry (see tests/omp/CMakeLists.txt);
+ * "nested_env" = OMP_NESTED=true; "list_env" = OMP_NUM_THREADS=2,3; "badenv" =
  * re-runs itself with invalid values and checks that each gets exactly one
  * warning line naming it and that the defaults are kept. */
 #define _GNU_SOURCE
@@ -377,6 +378,42 @@ static void mode_env(void)
     CHECK(size >= 1 && size <= 3);
 }
 
+/* OMP_NESTED=true: max-active-levels-var is the supported number. */
+static void mode_nested_env(void)
+{
+    int supported = omp_get_supported_active_levels();
+    CHECK(supported > 1);
+    CHECK(omp_get_nested() == 1);
+    CHECK(omp_get_max_active_levels() == supported);
+    int inner = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp parallel num_threads(2)
+    {
+        if (omp_get_thread_num() == 1 && omp_get_active_level() == 2)
+            TEST_INC(&inner);
+    }
+    CHECK(inner == 2);
+}
+
+/* OMP_NUM_THREADS=2,3 with no OMP_MAX_ACTIVE_LEVELS: a list with more than
+ * one element enables as many active levels (at least). */
+static void mode_list_env(void)
+{
+    CHECK(omp_get_max_active_levels() >= 2);
+    int sizes[2] = {0, 0};
+#pragma omp parallel
+    {
+        if (omp_get_thread_num() == 0)
+            sizes[0] = omp_get_num_threads();
+#pragma omp parallel
+        {
+            if (omp_get_thread_num() == 0 && omp_get_ancestor_thread_num(1) == 0)
+                sizes[1] = omp_get_num_threads();
+        }
+    }
+    CHECK(sizes[0] == 2 && sizes[1] == 3);
+}
+
 static const char *const bad_vars[][2] = {
     {"OMP_NUM_THREADS", "abc"},       {"OMP_SCHEDULE", "sometimes"},
     {"OMP_DYNAMIC", "maybe"},         {"OMP_MAX_ACTIVE_LEVELS", "-4"},
@@ -455,6 +492,10 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "env") == 0) {
         mode_env();
+    } else if (strcmp(mode, "nested_env") == 0) {
+        mode_nested_env();
+    } else if (strcmp(mode, "list_env") == 0) {
+        mode_list_env();
     } else if (strcmp(mode, "badenv") == 0) {
         mode_badenv(argv[0]);
     } else if (strcmp(mode, "badenv-child") == 0) {
