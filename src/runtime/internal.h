@@ -151,10 +151,10 @@ enum { PV_WS_FREE = 0, PV_WS_INITIALIZING = 1, PV_WS_READY = 2 };
  * starts at zero-based iteration `turn` may run its ordered regions.  A
  * waiter for turn t sleeps on chan[hash(t)], which the hand-over to t bumps,
  * so that a hand-over wakes (nearly always) just the thread it concerns. */
-#define PV_ORD_CHANNELS 8
+#define PV_ORD_CHANNELS 7   /* with `turn`, one cache line */
 struct pv_ordered {
     _Atomic unsigned long long turn;
-    _Alignas(PV_CACHELINE) pv_futex_t chan[PV_ORD_CHANNELS];
+    pv_futex_t chan[PV_ORD_CHANNELS];
 };
 struct pv_doacross;  /* doacross.c */
 

@@ -34,25 +34,41 @@ void pv_ordered_release(struct pv_ws *ws)
     ws->ordered_loop = false;
 }
 
-/* The channel whose futex word the hand-over to turn t bumps.  Fibonacci
- * hashing spreads consecutive chunk starts (and multiples of a chunk size)
- * over different channels. */
-_Static_assert(PV_ORD_CHANNELS == 8, "chan_of takes the top 3 bits");
+/* The channel whose futex word the hand-over to turn t bumps: the chunk's
+ * ordinal modulo the channel count.  The chunks being held at any moment are
+ * consecutive in order (a thread cannot take a new chunk before the turn
+ * reached its last one), so up to PV_ORD_CHANNELS threads never share a
+ * channel.  Guided chunk ordinals are not a function of t; its starts are
+ * spread by Fibonacci hashing instead.  Turn and channels share one cache
+ * line, so a hand-over moves one line to the waiter. */
+_Static_assert(sizeof(struct pv_ordered) <= PV_CACHELINE, "one line");
 
-static inline pv_futex_t *chan_of(struct pv_ordered *o, pv_ull t)
+static pv_futex_t *chan_of(const struct pv_ws *ws, pv_ull t)
 {
-    return &o->chan[(t * 0x9e3779b97f4a7c15ULL) >> 61];
+    pv_ull k, c = ws->chunk;
+    if (ws->sched == PV_SCHED_GUIDED) {
+        k = (((t * 0x9e3779b97f4a7c15ULL) >> 32) * PV_ORD_CHANNELS) >> 32;
+    } else if (ws->sched == PV_SCHED_STATIC && c == 0) {
+        /* Blocks: the first n % nthr hold q + 1 iterations. */
+        pv_ull nthr = pv_team_size(), q = ws->n / nthr, r = ws->n % nthr;
+        pv_ull edge = r * (q + 1);
+        k = t < edge ? t / (q + 1) : r + (q ? (t - edge) / q : 0);
+    } else {
+        k = c == 1 ? t : t / c;
+    }
+    return (pv_futex_t *)&ws->ord.chan[k % PV_ORD_CHANNELS];
 }
 
 /* Wait until the chunk starting at s0 has the turn.  Turns only grow, and
  * never past a chunk that is still held, so `>=` is `==` in a correct
  * program; it keeps a program with stray ordered regions from hanging. */
-static void turn_wait(struct pv_ordered *o, pv_ull s0)
+static void turn_wait(struct pv_ws *ws, pv_ull s0)
 {
+    struct pv_ordered *o = &ws->ord;
     /* Acquire: the previous chunk's ordered regions happen before ours. */
     if (pv_likely(atomic_load_explicit(&o->turn, memory_order_acquire) >= s0))
         return;
-    pv_futex_t *f = chan_of(o, s0);
+    pv_futex_t *f = chan_of(ws, s0);
     for (;;) {
         /* Read the channel before the turn: a hand-over to s0 after this
          * read changes the channel word, so the wait below cannot miss it. */
@@ -63,10 +79,12 @@ static void turn_wait(struct pv_ordered *o, pv_ull s0)
     }
 }
 
-static void turn_pass(struct pv_ordered *o, pv_ull e0)
+static void turn_pass(struct pv_ws *ws, pv_ull e0)
 {
-    atomic_store_explicit(&o->turn, e0, memory_order_release);
-    pv_futex_t *f = chan_of(o, e0);
+    atomic_store_explicit(&ws->ord.turn, e0, memory_order_release);
+    if (e0 == ws->n)
+        return;   /* the loop's end: nobody waits for it */
+    pv_futex_t *f = chan_of(ws, e0);
     /* seq_cst, as pv_wake requires, after the turn is visible. */
     atomic_fetch_add_explicit(&f->word, 1, memory_order_seq_cst);
     pv_wake(f);
@@ -131,8 +149,8 @@ static unsigned long drop_chunk(struct pv_ws *ws)
     unsigned long held = pv_thr.ts.static_trip;
     if (held) {
         pv_ull s0 = held - 1;
-        turn_wait(&ws->ord, s0);
-        turn_pass(&ws->ord, chunk_end(ws, s0));
+        turn_wait(ws, s0);
+        turn_pass(ws, chunk_end(ws, s0));
         pv_thr.ts.static_trip = 0;
     }
     return held;
@@ -165,7 +183,7 @@ PV_EXPORT void GOMP_ordered_start(void)
         return;
     unsigned long held = pv_thr.ts.static_trip;
     if (held)
-        turn_wait(&ws->ord, held - 1);
+        turn_wait(ws, held - 1);
 }
 
 PV_EXPORT void GOMP_ordered_end(void)
