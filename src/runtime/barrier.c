@@ -16,7 +16,7 @@ void pv_barrier_init(struct pv_barrier *b, unsigned total)
     /* The generation is never reset: a thread of a previous use that is
      * still inside pv_wake() must not see it go backwards.  Only flags. */
     atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
-    b->total = total;
+    atomic_store_explicit(&b->total, total, memory_order_relaxed);
     atomic_fetch_and_explicit(&b->gen.word, ~(PV_BAR_TASK | PV_BAR_CANCEL), memory_order_relaxed);
 }
 
@@ -31,7 +31,7 @@ static inline uint32_t task_count(struct pv_team *team)
  * `arrived` and opens the next generation. */
 static bool try_release(struct pv_barrier *b, struct pv_team *team, uint32_t gen)
 {
-    uint32_t total = b->total;
+    uint32_t total = atomic_load_explicit(&b->total, memory_order_relaxed);
     if (!atomic_compare_exchange_strong_explicit(&b->arrived, &total, 0, memory_order_acq_rel,
                                                  memory_order_relaxed))
         return false;
@@ -52,7 +52,7 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
     gen &= ~(PV_BAR_TASK | PV_BAR_CANCEL);
 
     uint32_t now = atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1;
-    if (now == b->total && task_count(team) == 0 && try_release(b, team, gen))
+    if (now == atomic_load_explicit(&b->total, memory_order_relaxed) && task_count(team) == 0 && try_release(b, team, gen))
         return false;
 
     for (;;) {
@@ -70,7 +70,8 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
         if (task_count(team) != 0) {
             if (pv_task_run_pending_gen(team, &b->gen.word, gen))
                 continue;
-        } else if (atomic_load_explicit(&b->arrived, memory_order_acquire) == b->total) {
+        } else if (atomic_load_explicit(&b->arrived, memory_order_acquire) ==
+                   atomic_load_explicit(&b->total, memory_order_relaxed)) {
             if (try_release(b, team, gen))
                 return false;
             continue;

@@ -124,7 +124,9 @@ void pv_affinity_display_thread(void);    /* affinity_format.c */
 #define PV_BAR_INCR 4u
 struct pv_barrier {
     _Alignas(PV_CACHELINE) _Atomic uint32_t arrived;
-    uint32_t total;
+    /* Atomic only because the next fork rewrites it while a waiter of the
+     * finished barrier may still compare against it (harmlessly). */
+    _Atomic uint32_t total;
     _Alignas(PV_CACHELINE) pv_futex_t gen;
 };
 
@@ -319,6 +321,7 @@ struct pv_icv *pv_icv_for_write(void);
 struct pv_league {
     unsigned num_teams;
     unsigned team_num;
+    unsigned device;   /* 1 + device number inside a target region on a non-host device (src/target) */
 };
 extern __thread struct pv_league pv_league;
 

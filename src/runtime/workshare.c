@@ -72,13 +72,15 @@ bool pv_ws_start(void)
         uint32_t cur = atomic_load_explicit(&ws->state.word, memory_order_acquire);
         if (cur == ready_word)
             return false;
-        if (cur == free_word &&
-            atomic_compare_exchange_weak_explicit(&ws->state.word, &cur,
-                                                  ws_word(seq, PV_WS_INITIALIZING),
-                                                  memory_order_acquire, memory_order_relaxed))
-            return true;
-        if (cur == free_word)
+        if (cur == free_word) {
+            /* A failed CAS rewrites `cur`; re-read from the top rather than
+             * sleeping on a value (READY, say) that will not change. */
+            if (atomic_compare_exchange_weak_explicit(&ws->state.word, &cur,
+                                                      ws_word(seq, PV_WS_INITIALIZING),
+                                                      memory_order_acquire, memory_order_relaxed))
+                return true;
             continue;
+        }
         /* Being initialised, or still used by the construct SLOTS earlier. */
         pv_wait_while_eq(&ws->state, cur);
     }
