@@ -179,16 +179,22 @@ void pv_ordered_leave(struct pv_ws *ws)
 PV_EXPORT void GOMP_ordered_start(void)
 {
     struct pv_ws *ws = pv_thr.ts.ws;
-    if (!ws || !ws->ordered_loop)
-        return;
-    unsigned long held = pv_thr.ts.static_trip;
-    if (held)
-        turn_wait(ws, held - 1);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_ordered, ws, __builtin_return_address(0));
+    if (ws && ws->ordered_loop) {
+        unsigned long held = pv_thr.ts.static_trip;
+        if (held)
+            turn_wait(ws, held - 1);
+    }
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_ordered, ws, __builtin_return_address(0));
 }
 
 PV_EXPORT void GOMP_ordered_end(void)
 {
     /* The turn moves on when the chunk is done (see above). */
+    if (pv_ompt_tool())
+        pv_ompt_mutex_released(ompt_mutex_ordered, pv_thr.ts.ws, __builtin_return_address(0));
 }
 
 /* ------------------------------------------------------ long entry points */
