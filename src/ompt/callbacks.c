@@ -7,8 +7,8 @@
  *                the runtime (static loops, distribute);
  *   impossible - the event happens, but gcc 12 compiles it without any call
  *                into the runtime (masked/master, flush, reductions);
- *   never      - the event cannot occur on pvomp (target and device events
- *                until the target work lands).
+ *   never      - the event cannot occur on pvomp (none at present; target
+ *                and device events are src/target's, on its host device).
  * Callbacks answered never or impossible are not registered, so a later
  * get_callback reports none. */
 #include <stddef.h>
@@ -25,21 +25,21 @@ static const unsigned char support[PV_OMPT_NEVENTS] = {
     [ompt_callback_task_create] = ompt_set_always,
     [ompt_callback_task_schedule] = ompt_set_always,
     [ompt_callback_implicit_task] = ompt_set_always,
-    [ompt_callback_target] = ompt_set_never,
-    [ompt_callback_target_data_op] = ompt_set_never,
-    [ompt_callback_target_submit] = ompt_set_never,
+    [ompt_callback_target] = ompt_set_always,
+    [ompt_callback_target_data_op] = ompt_set_always,
+    [ompt_callback_target_submit] = ompt_set_always,
     [ompt_callback_control_tool] = ompt_set_always,
-    [ompt_callback_device_initialize] = ompt_set_never,
-    [ompt_callback_device_finalize] = ompt_set_never,
-    [ompt_callback_device_load] = ompt_set_never,
-    [ompt_callback_device_unload] = ompt_set_never,
+    [ompt_callback_device_initialize] = ompt_set_always,
+    [ompt_callback_device_finalize] = ompt_set_always,
+    [ompt_callback_device_load] = ompt_set_always,
+    [ompt_callback_device_unload] = ompt_set_always,
     [ompt_callback_sync_region_wait] = ompt_set_always,
     [ompt_callback_mutex_released] = ompt_set_always,
     [ompt_callback_dependences] = ompt_set_always,
     [ompt_callback_task_dependence] = ompt_set_always,
     [ompt_callback_work] = ompt_set_sometimes,
     [ompt_callback_masked] = ompt_set_impossible,
-    [ompt_callback_target_map] = ompt_set_never,
+    [ompt_callback_target_map] = ompt_set_always,
     [ompt_callback_sync_region] = ompt_set_always,
     [ompt_callback_lock_init] = ompt_set_always,
     [ompt_callback_lock_destroy] = ompt_set_always,
@@ -50,10 +50,10 @@ static const unsigned char support[PV_OMPT_NEVENTS] = {
     [ompt_callback_cancel] = ompt_set_always,
     [ompt_callback_reduction] = ompt_set_impossible,
     [ompt_callback_dispatch] = ompt_set_sometimes,
-    [ompt_callback_target_emi] = ompt_set_never,
-    [ompt_callback_target_data_op_emi] = ompt_set_never,
-    [ompt_callback_target_submit_emi] = ompt_set_never,
-    [ompt_callback_target_map_emi] = ompt_set_never,
+    [ompt_callback_target_emi] = ompt_set_always,
+    [ompt_callback_target_data_op_emi] = ompt_set_always,
+    [ompt_callback_target_submit_emi] = ompt_set_always,
+    [ompt_callback_target_map_emi] = ompt_set_always,
     [ompt_callback_error] = ompt_set_always,
 };
 

@@ -4,6 +4,8 @@
 
 #include "ompt/tool.h"
 
+int pv_target_ompt_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
+
 struct entry {
     const char *name;
     ompt_interface_fn_t fn;
@@ -29,7 +31,7 @@ static const struct entry entries[] = {
     ENTRY("ompt_get_place_num", pv_ompt_get_place_num),
     ENTRY("ompt_get_partition_place_nums", pv_ompt_get_partition_place_nums),
     ENTRY("ompt_get_proc_id", pv_ompt_get_proc_id),
-    ENTRY("ompt_get_target_info", pv_ompt_get_target_info),
+    ENTRY("ompt_get_target_info", pv_target_ompt_info),   /* src/target/events.c */
     ENTRY("ompt_get_num_devices", pv_ompt_get_num_devices),
 };
 

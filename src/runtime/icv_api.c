@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "runtime/internal.h"
+#include "target/target.h"
 
 /* A read of the current task's ICVs, with the runtime set up. */
 static inline struct pv_icv *icv_read(void)
@@ -159,8 +160,8 @@ PV_EXPORT int omp_get_teams_thread_limit(void)
 }
 
 /* -------------------------------------------------------------- devices */
-/* Host only until the target issue: no non-host device; the host's number is
- * the device count (0). */
+/* The devices are src/target's: device 0 (a host device with its own memory)
+ * unless OMP_TARGET_OFFLOAD=disabled; the host's number is the device count. */
 
 PV_EXPORT void omp_set_default_device(int device)
 {
@@ -174,7 +175,7 @@ PV_EXPORT int omp_get_default_device(void)
 
 PV_EXPORT int omp_get_num_devices(void)
 {
-    return 0;
+    return pv_target_num_devices();
 }
 
 PV_EXPORT int omp_get_initial_device(void)
@@ -184,12 +185,12 @@ PV_EXPORT int omp_get_initial_device(void)
 
 PV_EXPORT int omp_get_device_num(void)
 {
-    return omp_get_initial_device();
+    return pv_target_current_device();
 }
 
 PV_EXPORT int omp_is_initial_device(void)
 {
-    return 1;
+    return !pv_target_in_kernel();
 }
 
 /* ---------------------------------------------------------------- timer */
@@ -229,7 +230,7 @@ PV_EXPORT int omp_pause_resource(int kind, int device_num)
         return -1;
     if (device_num == omp_get_initial_device())
         return pause_host();
-    return -1; /* no other device */
+    return device_num >= 0 && device_num < omp_get_num_devices() ? 0 : -1; /* nothing to pause */
 }
 
 PV_EXPORT int omp_pause_resource_all(int kind)

@@ -22,7 +22,7 @@
 #include "trace/trace.h"
 
 __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));
-__thread struct pv_league pv_league = {1, 0};
+__thread struct pv_league pv_league = {1, 0, 0};
 
 static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pv_thread *idle_list;         /* docked workers not owned by a pool */

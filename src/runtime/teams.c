@@ -3,6 +3,7 @@
  * team number (teams cannot synchronise with each other, so this is a
  * conforming schedule). */
 #include "runtime/internal.h"
+#include "target/target.h"
 
 PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
                               unsigned thread_limit, unsigned flags)
@@ -35,7 +36,9 @@ PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams
 PV_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high,
                            unsigned thread_limit, bool first)
 {
-    (void)num_teams_high;
+    bool ret;
+    if (pv_target_teams4(num_teams_low, num_teams_high, thread_limit, first, &ret))
+        return ret;   /* a kernel's teams on device threads (src/target/league.c) */
     if (first) {
         if (thread_limit) {
             struct pv_icv *icv = pv_icv_for_write();

@@ -90,9 +90,9 @@ static void limits_devices_teams(void)
     CHECK(omp_get_thread_limit() == 2147483647);
     CHECK(omp_get_cancellation() == 0);
     CHECK(omp_get_max_task_priority() == 0);
-    CHECK(omp_get_num_devices() == 0);
-    CHECK(omp_get_initial_device() == 0);
-    CHECK(omp_get_device_num() == 0);
+    CHECK(omp_get_num_devices() == 1);   /* device 0: src/target's host device */
+    CHECK(omp_get_initial_device() == 1);
+    CHECK(omp_get_device_num() == 1);
     CHECK(omp_is_initial_device() == 1);
     CHECK(omp_get_default_device() == 0);
     omp_set_default_device(2);
@@ -151,7 +151,7 @@ static void pause_resource(void)
     CHECK(omp_pause_resource((omp_pause_resource_t)0, omp_get_initial_device()) != 0);
     CHECK(omp_pause_resource((omp_pause_resource_t)3, omp_get_initial_device()) != 0);
     CHECK(omp_pause_resource_all((omp_pause_resource_t)7) != 0);
-    CHECK(omp_pause_resource(omp_pause_soft, 1) != 0); /* no such device */
+    CHECK(omp_pause_resource(omp_pause_soft, 2) != 0); /* no such device */
     CHECK(omp_pause_resource(omp_pause_soft, -1) != 0);
     int inside = 0;
 #pragma omp parallel num_threads(2)

@@ -1,0 +1,92 @@
+/* The device table and device selection.
+ *
+ * pvomp has one non-host device, number 0 (see target.h); the initial device
+ * is number omp_get_num_devices().  With OMP_TARGET_OFFLOAD=disabled there
+ * is no non-host device at all (omp_get_num_devices() == 0), so every
+ * construct runs on the initial device.  A device is initialized when first
+ * used; that is when the tool hears device_initialize. */
+#include <stdlib.h>
+
+#include "runtime/internal.h"
+#include "target/events.h"
+#include "target/target.h"
+
+static struct pv_device devices[PV_MAX_DEVICES];
+/* Recursive: the tool's device_initialize may use the device routines. */
+static pthread_mutex_t init_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+enum { OFFLOAD_DEFAULT = 0, OFFLOAD_MANDATORY = 1, OFFLOAD_DISABLED = 2 };
+
+int pv_target_num_devices(void)
+{
+    pv_runtime_init();
+    return pv_gicv.target_offload == OFFLOAD_DISABLED ? 0 : PV_MAX_DEVICES;
+}
+
+static void device_init(struct pv_device *d, int num)
+{
+    pthread_mutex_lock(&init_lock);
+    if (atomic_load_explicit(&d->state, memory_order_acquire) == PV_DEV_UNINIT) {
+        d->num = num;
+        /* Recursive: tool callbacks dispatched while mapping may call the
+         * device memory routines. */
+        pthread_mutexattr_t a;
+        pthread_mutexattr_init(&a);
+        pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+        pthread_mutex_init(&d->lock, &a);
+        pthread_mutexattr_destroy(&a);
+        d->map = (struct pv_map_table){0};
+        /* Ready before the callback: the tool may map or copy from it. */
+        atomic_store_explicit(&d->state, PV_DEV_READY, memory_order_release);
+        pv_ev_device_init(num);
+    }
+    pthread_mutex_unlock(&init_lock);
+}
+
+struct pv_device *pv_target_device(int num)
+{
+    if (num < 0 || num >= pv_target_num_devices())
+        return NULL;
+    struct pv_device *d = &devices[num];
+    if (pv_unlikely(atomic_load_explicit(&d->state, memory_order_acquire) != PV_DEV_READY))
+        device_init(d, num);
+    return d;
+}
+
+struct pv_device *pv_target_resolve(int id)
+{
+    if (id == PV_DEV_HOST_FALLBACK)
+        return NULL;
+    /* Inside a kernel a nested construct runs where it is (its addresses
+     * are already the device's). */
+    if (pv_target_in_kernel())
+        return NULL;
+    if (id == PV_DEV_ICV)
+        id = pv_icv_get()->default_device_var;
+    int n = pv_target_num_devices();
+    if (id >= 0 && id < n)
+        return pv_target_device(id);
+    if (id != n && pv_gicv.target_offload == OFFLOAD_MANDATORY)
+        pv_fatal("OMP_TARGET_OFFLOAD is MANDATORY, but device %d is not available "
+                 "(there %s %d non-host device%s)", id, n == 1 ? "is" : "are", n, n == 1 ? "" : "s");
+    return NULL;
+}
+
+bool pv_target_in_kernel(void)
+{
+    return pv_league.device != 0;
+}
+
+int pv_target_current_device(void)
+{
+    return pv_league.device ? (int)pv_league.device - 1 : pv_target_num_devices();
+}
+
+/* The tool is being finalized (src/ompt/tool.c calls this first): every
+ * initialized device ends its tracing and says goodbye. */
+void pv_ompt_devices_detach(void)
+{
+    for (int i = 0; i < PV_MAX_DEVICES; i++)
+        if (atomic_load_explicit(&devices[i].state, memory_order_acquire) == PV_DEV_READY)
+            pv_ev_device_fini(i);
+}

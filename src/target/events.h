@@ -1,0 +1,65 @@
+/* OMPT events of target constructs (events.c): callbacks and device trace
+ * records, with one id scheme so that both tell the same story.
+ *
+ * A construct (target, target data, enter/exit data, update) is a struct
+ * pv_tctx on the encountering thread's stack, pushed on a per-thread list so
+ * that data operations inside know their target id and ompt_get_target_info
+ * can answer.  Each data operation and kernel submission is a struct pv_op
+ * with its own host_op_id; the EMI callbacks get a pointer to it (the tool
+ * may replace it at begin), and the trace record written at the end carries
+ * the value that the callbacks saw. */
+#ifndef PV_TARGET_EVENTS_H
+#define PV_TARGET_EVENTS_H
+
+#include "ompt/ompt.h"
+#include "target/target.h"
+
+struct pv_tctx {
+    ompt_target_t kind;
+    int device;                   /* device number (the initial device for host fallback) */
+    ompt_id_t target_id;
+    ompt_data_t target_data;      /* EMI: the tool's data for this construct */
+    ompt_data_t *task_data;       /* encountering task */
+    ompt_data_t *target_task_data;/* the target task (nowait), else NULL */
+    const void *codeptr;
+    int saved_state;
+    struct pv_tctx *prev;
+};
+
+struct pv_op {
+    ompt_id_t host_op_id;
+    uint64_t t0;
+    int device;
+    ompt_target_data_op_t optype;
+    void *src, *dst;
+    int src_dev, dst_dev;
+    size_t bytes;
+    unsigned requested;           /* kernel submissions */
+    struct pv_tctx *ctx;
+};
+
+/* Events are dispatched only with a tool attached (tracing needs one). */
+static inline bool pv_ev_on(void)
+{
+    return pv_ompt_tool();
+}
+
+/* The target task being executed on this thread (nowait), or NULL. */
+extern __thread ompt_data_t *pv_ev_target_task;
+
+void pv_ev_target_begin(struct pv_tctx *c, ompt_target_t kind, int device, const void *codeptr);
+void pv_ev_target_end(struct pv_tctx *c);
+void pv_ev_data_op_begin(struct pv_op *op, ompt_target_data_op_t optype, void *src, int src_dev,
+                         void *dst, int dst_dev, size_t bytes, int device);
+void pv_ev_data_op_end(struct pv_op *op);
+void pv_ev_submit_begin(struct pv_op *op, int device, unsigned requested);
+void pv_ev_submit_end(struct pv_op *op, unsigned granted);
+/* target_map(_emi): the items of a construct, with ompt_target_map_flag_t. */
+void pv_ev_map(unsigned n, void **host, void **dev, size_t *bytes, unsigned *flags);
+
+/* Device life: device_initialize + device_load when a device is first
+ * used; device_unload + device_finalize when the tool goes away. */
+void pv_ev_device_init(int device);
+void pv_ev_device_fini(int device);
+
+#endif

@@ -1,0 +1,212 @@
+/* Device threads: where kernels run.
+ *
+ * A kernel with a teams construct (gcc passes its num_teams in the target
+ * arguments) is run by W device threads at once, W = min(teams, width cap);
+ * device thread i runs teams i, i + W, i + 2W, ... -- GOMP_teams4 inside the
+ * kernel hands each thread its next team.  A kernel without teams runs on
+ * one device thread.  Each device thread is the initial thread of its own
+ * contention group: no enclosing team, level 0, its own pool of workers for
+ * the parallel regions inside, the device's initial ICVs plus the kernel's
+ * thread limit, and pv_league.device set (inherited by the workers of its
+ * parallel regions) so that omp_is_initial_device() knows where it runs.
+ *
+ * The encountering thread hands the kernel over and waits; device threads
+ * that are idle sleep on a futex without spinning (they are not a team's
+ * waiters, and spinning would take CPUs from the host's threads). */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/internal.h"
+#include "target/target.h"
+
+struct launch {
+    void (*fn)(void *);
+    void *args;
+    unsigned device_plus1;      /* 0: the initial device */
+    unsigned num_teams;         /* N */
+    unsigned width;             /* W device threads */
+    unsigned thread_limit;      /* 0: none */
+    bool teams;                 /* run as a league (the kernel is a teams construct) */
+};
+
+struct lthread {
+    _Atomic uint32_t dock;      /* assignments made (futex word) */
+    pv_futex_t fin;             /* assignments finished */
+    uint32_t assigned;          /* launcher's count of assignments */
+    struct launch *job;
+    unsigned index;
+    struct lthread *next;       /* idle list */
+};
+
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lthread *idle_list;
+
+/* The device thread's view of the kernel it runs. */
+static __thread struct {
+    struct launch *job;
+    unsigned index;
+    bool in_teams;
+} kst;
+
+static void futex_wait(_Atomic uint32_t *w, uint32_t val)
+{
+    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *w)
+{
+    syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static void run_job(struct launch *job, unsigned index)
+{
+    struct pv_icv *icv = pv_icv_for_write();
+    *icv = pv_initial_icv;
+    if (job->thread_limit)
+        icv->thread_limit_var = job->thread_limit;
+    pv_league = (struct pv_league){1, 0, job->device_plus1};
+    kst.job = job;
+    kst.index = index;
+    kst.in_teams = false;
+    job->fn(job->args);
+    kst.job = NULL;
+    pv_league = (struct pv_league){1, 0, 0};
+}
+
+static void *league_main(void *arg)
+{
+    struct lthread *lt = arg;
+    struct pv_thread *thr = &pv_thr;
+    thr->tid = (pid_t)syscall(SYS_gettid);
+    thr->handle = pthread_self();
+    thr->ts.place = UINT_MAX;
+    uint32_t seen = 0;
+    for (;;) {
+        uint32_t now;
+        while ((now = atomic_load_explicit(&lt->dock, memory_order_acquire)) == seen)
+            futex_wait(&lt->dock, seen);
+        seen = now;
+        run_job(lt->job, lt->index);
+        lt->job = NULL;
+        pthread_mutex_lock(&idle_lock);
+        lt->next = idle_list;
+        idle_list = lt;
+        pthread_mutex_unlock(&idle_lock);
+        /* seq_cst: pairs with the launcher's sleeper count (pv_wake). */
+        atomic_fetch_add_explicit(&lt->fin.word, 1, memory_order_seq_cst);
+        pv_wake(&lt->fin);
+    }
+    return NULL;
+}
+
+static struct lthread *get_thread(void)
+{
+    pthread_mutex_lock(&idle_lock);
+    struct lthread *lt = idle_list;
+    if (lt)
+        idle_list = lt->next;
+    pthread_mutex_unlock(&idle_lock);
+    if (lt)
+        return lt;
+    lt = pv_calloc(1, sizeof *lt);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (pv_gicv.stacksize)
+        pthread_attr_setstacksize(&attr, pv_gicv.stacksize);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t h;
+    int err = pthread_create(&h, &attr, league_main, lt);
+    pthread_attr_destroy(&attr);
+    if (err)
+        pv_fatal("cannot create a device thread: %s", strerror(err));
+    return lt;
+}
+
+static unsigned width_cap(void)
+{
+    return pv_num_procs > 4 ? pv_num_procs : 4;
+}
+
+unsigned pv_league_run(struct pv_device *d, void (*fn)(void *), void *args, int num_teams,
+                       int thread_limit)
+{
+    struct launch job = {
+        .fn = fn,
+        .args = args,
+        .device_plus1 = d ? (unsigned)d->num + 1 : 0,
+        .thread_limit = thread_limit > 0 ? (unsigned)thread_limit : 0,
+    };
+    if (num_teams == 0 || num_teams > 1) {
+        job.teams = true;
+        job.num_teams = num_teams ? (unsigned)num_teams
+                        : pv_gicv.num_teams_var ? pv_gicv.num_teams_var : pv_num_procs;
+        if (job.num_teams == 0)
+            job.num_teams = 1;
+    } else {
+        job.num_teams = 1;
+    }
+    unsigned cap = width_cap();
+    job.width = job.num_teams < cap ? job.num_teams : cap;
+
+    struct lthread *lts[job.width];
+    uint32_t expect[job.width];
+    for (unsigned i = 0; i < job.width; i++) {
+        struct lthread *lt = lts[i] = get_thread();
+        lt->job = &job;
+        lt->index = i;
+        expect[i] = ++lt->assigned;
+        /* seq_cst RMW: publishes job/index (release) before the wake. */
+        atomic_fetch_add_explicit(&lt->dock, 1, memory_order_seq_cst);
+        futex_wake(&lt->dock);
+    }
+    for (unsigned i = 0; i < job.width; i++) {
+        uint32_t v;
+        while ((int32_t)((v = atomic_load_explicit(&lts[i]->fin.word, memory_order_acquire)) -
+                         expect[i]) < 0)
+            pv_wait_while_eq(&lts[i]->fin, v);
+    }
+    return job.num_teams;
+}
+
+bool pv_target_teams4(unsigned low, unsigned high, unsigned thread_limit, bool first, bool *ret)
+{
+    struct launch *job = kst.job;
+    if (!job || !job->teams)
+        return false;   /* the encountering thread runs the teams one by one */
+    if (first) {
+        unsigned n = job->num_teams;
+        if ((low && n < low) || (high && n > high) || kst.in_teams) {
+            /* Not the league we started: thread 0 runs the teams itself. */
+            if (kst.index == 0)
+                return false;
+            *ret = false;
+            return true;
+        }
+        if (thread_limit) {
+            struct pv_icv *icv = pv_icv_for_write();
+            icv->thread_limit_var = thread_limit > INT_MAX ? UINT_MAX : thread_limit;
+        }
+        kst.in_teams = true;
+        pv_league.num_teams = n;
+        pv_league.team_num = kst.index;
+        *ret = true;
+        return true;
+    }
+    if (!kst.in_teams)
+        return false;
+    unsigned next = pv_league.team_num + job->width;
+    if (next < job->num_teams) {
+        pv_league.team_num = next;
+        *ret = true;
+    } else {
+        pv_league.num_teams = 1;
+        pv_league.team_num = 0;
+        *ret = false;
+    }
+    return true;
+}

@@ -1,0 +1,99 @@
+/* Device memory of the host device: separate heap blocks, and copies.
+ * Every allocation, transfer and release is an OMPT data operation.
+ *
+ * A device copy of a host object is placed at the same address modulo
+ * PV_DEV_ALIGN (or the object's alignment, if larger), so that the
+ * relative alignment of every field and element survives the copy, and a
+ * struct whose first mapped field is not its first field still has a
+ * correctly aligned device base. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+#include "target/events.h"
+#include "target/target.h"
+
+#define PV_DEV_ALIGN 64u
+
+static int host_dev(void)
+{
+    return pv_target_num_devices();
+}
+
+void *pv_dev_alloc(struct pv_device *d, size_t size, uintptr_t host_like, size_t align,
+                   void **mem)
+{
+    size_t a = align > PV_DEV_ALIGN ? align : PV_DEV_ALIGN;
+    if (a & (a - 1))
+        a = PV_DEV_ALIGN;
+    char *block = malloc(size + a);
+    if (!block)
+        pv_fatal("device %d: out of memory allocating %zu bytes", d->num, size);
+    uintptr_t b = (uintptr_t)block;
+    uintptr_t dev = b + ((host_like - b) & (a - 1));
+    *mem = block;
+    if (pv_ev_on()) {
+        struct pv_op op;
+        pv_ev_data_op_begin(&op, ompt_target_data_alloc, (void *)host_like, host_dev(),
+                            (void *)dev, d->num, size, d->num);
+        pv_ev_data_op_end(&op);
+    }
+    return (void *)dev;
+}
+
+void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size)
+{
+    if (pv_ev_on()) {
+        struct pv_op op;
+        pv_ev_data_op_begin(&op, ompt_target_data_delete, dev_addr, d->num, NULL, d->num, size,
+                            d->num);
+        free(mem);
+        pv_ev_data_op_end(&op);
+        return;
+    }
+    free(mem);
+}
+
+void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size)
+{
+    if (pv_ev_on()) {
+        struct pv_op op;
+        pv_ev_data_op_begin(&op, ompt_target_data_transfer_to_device, (void *)host, host_dev(),
+                            dev, d->num, size, d->num);
+        memcpy(dev, host, size);
+        pv_ev_data_op_end(&op);
+        return;
+    }
+    memcpy(dev, host, size);
+}
+
+void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size)
+{
+    if (pv_ev_on()) {
+        struct pv_op op;
+        pv_ev_data_op_begin(&op, ompt_target_data_transfer_from_device, (void *)dev, d->num,
+                            host, host_dev(), size, d->num);
+        memcpy(host, dev, size);
+        pv_ev_data_op_end(&op);
+        return;
+    }
+    memcpy(host, dev, size);
+}
+
+/* omp_target_memcpy: every device's memory is addressable here, so a copy
+ * is a memmove-free memcpy; the event says which way it went. */
+void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t size)
+{
+    int host = host_dev();
+    if (!pv_ev_on() || (dst_dev == host && src_dev == host)) {
+        memcpy(dst, src, size);
+        return;
+    }
+    ompt_target_data_op_t t = src_dev == host ? ompt_target_data_transfer_to_device
+                                              : ompt_target_data_transfer_from_device;
+    int traced_dev = src_dev == host ? dst_dev : src_dev;
+    struct pv_op op;
+    pv_ev_data_op_begin(&op, t, (void *)src, src_dev, dst, dst_dev, size, traced_dev);
+    memcpy(dst, src, size);
+    pv_ev_data_op_end(&op);
+}
