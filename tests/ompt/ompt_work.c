@@ -1,0 +1,157 @@
+/* Worksharing under the recording tool: work begin/end pairs (loop,
+ * sections, single executor/other, combined parallel for and parallel
+ * sections) with the iteration count, dispatch events that cover every
+ * chunk and section exactly once, and ids that match the implicit tasks. */
+#include <omp.h>
+
+#include "ttq.h"
+
+#define T 3
+#define N 1000
+
+/* For each thread: a begin and a later end of `type`, with the thread's
+ * implicit task and the region; returns how many threads had one. */
+static size_t check_work(int type, uint64_t count, size_t threads)
+{
+    ttq_wait(ompt_callback_work, ompt_scope_end, type, threads);
+    TCHECK(ttq_count(ompt_callback_work, ompt_scope_begin, type) == threads);
+    TCHECK(ttq_count(ompt_callback_work, ompt_scope_end, type) == threads);
+    for (size_t k = 0; k < threads; k++) {
+        const struct tt_event *b = ttq_nth(ompt_callback_work, ompt_scope_begin, type, k);
+        TCHECK(count == (uint64_t)-1 || b->a == count);
+        TCHECK(b->parallel != 0 && b->task == b->q_task && b->parallel == b->q_parallel);
+        TCHECK(ttq_in_program(b->codeptr));
+        const struct tt_event *e = NULL;
+        for (size_t i = b->seq + 1; i < tt_count() && !e; i++)
+            if (tt_get(i)->thread == b->thread &&
+                ttq_is(tt_get(i), ompt_callback_work, ompt_scope_end, type))
+                e = tt_get(i);
+        TCHECK(e && e->task == b->task && e->parallel == b->parallel);
+    }
+    return threads;
+}
+
+/* Dispatch events of kind, with the instance values seen. */
+static void check_dispatch(int kind, uint64_t *seen, size_t n)
+{
+    memset(seen, 0, n * sizeof *seen);
+    for (size_t i = 0; i < tt_count(); i++) {
+        const struct tt_event *e = tt_get(i);
+        if (!ttq_is(e, ompt_callback_dispatch, ANY, kind))
+            continue;
+        TCHECK(e->b < n);
+        seen[e->b]++;
+        TCHECK(e->task == e->q_task && e->parallel == e->q_parallel);
+    }
+}
+
+int main(void)
+{
+    CHECK(tt_initialized());
+    static int hit[N];
+    static uint64_t seen[N + 1];
+
+    /* A dynamic loop, chunks of 10: one dispatch per chunk, covering 0..N-1. */
+    tt_reset();
+#pragma omp parallel num_threads(T)
+    {
+#pragma omp for schedule(dynamic, 10)
+        for (int i = 0; i < N; i++)
+            hit[i]++;
+    }
+    check_work(ompt_work_loop, N, T);
+    check_dispatch(ompt_dispatch_iteration, seen, N);
+    for (int i = 0; i < N; i++)
+        TCHECK(seen[i] == (i % 10 == 0));
+
+    /* guided and runtime schedules, nowait. */
+    tt_reset();
+#pragma omp parallel num_threads(T)
+    {
+#pragma omp for schedule(guided) nowait
+        for (int i = 0; i < N; i++)
+            hit[i]++;
+#pragma omp for schedule(runtime)
+        for (int i = 0; i < N; i++)
+            hit[i]++;
+    }
+    check_work(ompt_work_loop, N, 2 * T);
+    for (int i = 0; i < N; i++)
+        CHECK(hit[i] == 3);
+
+    /* sections: each section dispatched once, numbered 1..4. */
+    tt_reset();
+#pragma omp parallel num_threads(T)
+    {
+#pragma omp sections
+        {
+#pragma omp section
+            hit[0]++;
+#pragma omp section
+            hit[1]++;
+#pragma omp section
+            hit[2]++;
+#pragma omp section
+            hit[3]++;
+        }
+    }
+    check_work(ompt_work_sections, 4, T);
+    check_dispatch(ompt_dispatch_section, seen, 5);
+    TCHECK(seen[0] == 0 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1 && seen[4] == 1);
+
+    /* single: one executor, the others skip; the executor's end comes
+     * before the implicit barrier. */
+    tt_reset();
+#pragma omp parallel num_threads(T)
+    {
+#pragma omp single
+        hit[5]++;
+    }
+    ttq_wait(ompt_callback_implicit_task, ompt_scope_end, ANY, T);
+    check_work(ompt_work_single_executor, 1, 1);
+    check_work(ompt_work_single_other, 1, T - 1);
+    const struct tt_event *ex = ttq_nth(ompt_callback_work, ompt_scope_end,
+                                        ompt_work_single_executor, 0);
+    const struct tt_event *bar = NULL;
+    for (size_t i = ex->seq; i < tt_count() && !bar; i++)
+        if (tt_get(i)->thread == ex->thread && tt_get(i)->type == ompt_callback_sync_region)
+            bar = tt_get(i);
+    TCHECK(bar && bar->seq > ex->seq);
+
+    /* single with copyprivate. */
+    tt_reset();
+    int value = 0;
+#pragma omp parallel num_threads(T) firstprivate(value)
+    {
+#pragma omp single copyprivate(value)
+        value = 42;
+        CHECK(value == 42);
+    }
+    check_work(ompt_work_single_executor, 1, 1);
+    check_work(ompt_work_single_other, 1, T - 1);
+
+    /* Combined parallel for: every member starts inside the loop. */
+    tt_reset();
+#pragma omp parallel for schedule(dynamic, 100) num_threads(T)
+    for (int i = 0; i < N; i++)
+        hit[i]++;
+    check_work(ompt_work_loop, N, T);
+    const struct tt_event *pb = ttq_nth(ompt_callback_parallel_begin, ANY, ANY, 0);
+    TCHECK(pb && ttq_nth(ompt_callback_work, ompt_scope_begin, ompt_work_loop, 0)->parallel ==
+                     pb->parallel);
+
+    /* Combined parallel sections. */
+    tt_reset();
+#pragma omp parallel sections num_threads(T)
+    {
+#pragma omp section
+        hit[10]++;
+#pragma omp section
+        hit[11]++;
+    }
+    check_work(ompt_work_sections, 2, T);
+    check_dispatch(ompt_dispatch_section, seen, 3);
+    TCHECK(seen[1] == 1 && seen[2] == 1);
+    printf("ompt_work: ok\n");
+    return 0;
+}
