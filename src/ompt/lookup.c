@@ -6,8 +6,6 @@
 
 int pv_target_ompt_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
 
-int pv_target_ompt_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
-
 struct entry {
     const char *name;
     ompt_interface_fn_t fn;

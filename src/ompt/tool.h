@@ -19,11 +19,6 @@ void pv_ompt_register_atexit(void);           /* once main runs: finalize before
  * when the tool is finalized. */
 void pv_ompt_devices_detach(void);
 
-/* src/target/device.c: every used device ends its tracing (all records
- * delivered) and dispatches device_unload/device_finalize; called first
- * when the tool is finalized. */
-void pv_ompt_devices_detach(void);
-
 /* callbacks.c: the registry. */
 ompt_set_result_t pv_ompt_set_callback(ompt_callbacks_t event, ompt_callback_t callback);
 int pv_ompt_get_callback(ompt_callbacks_t event, ompt_callback_t *callback);

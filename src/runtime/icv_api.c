@@ -10,7 +10,6 @@
 
 #include "runtime/internal.h"
 #include "target/target.h"
-#include "target/target.h"
 
 /* A read of the current task's ICVs, with the runtime set up. */
 static inline struct pv_icv *icv_read(void)

@@ -4,7 +4,6 @@
  * conforming schedule). */
 #include "runtime/internal.h"
 #include "target/target.h"
-#include "target/target.h"
 
 PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
                               unsigned thread_limit, unsigned flags)
