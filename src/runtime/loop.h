@@ -11,15 +11,12 @@
 #define PV_RUNTIME_LOOP_H
 
 #include "runtime/internal.h"
-
-typedef unsigned long long pv_ull;
+#include "runtime/iter.h"
+#include "trace/trace.h"
 
 /* A second exported name for an entry point of the same file. */
 #define PV_ALIAS(name, target) \
     extern __typeof(target) name __attribute__((alias(#target), visibility("default")))
-
-/* static_trip value meaning "this thread took the very last chunk". */
-#define PV_TRIP_DONE (~0UL)
 
 /* ---------------------------------------------------------------- counts */
 /* Iterations of for (i = start; i < end (or > end); i += incr). */
@@ -86,31 +83,17 @@ static inline struct pv_ws *pv_loop_enter(enum pv_form form, pv_ull start, pv_ul
 }
 
 /* ----------------------------------------------------------- schedulers */
-/* Each returns false when the calling thread gets no more iterations. */
-bool pv_iter_static(struct pv_ws *ws, pv_ull *s0, pv_ull *e0);
-bool pv_iter_dynamic(struct pv_ws *ws, pv_ull *s0, pv_ull *e0);
-bool pv_iter_guided(struct pv_ws *ws, pv_ull *s0, pv_ull *e0);
-/* End of the guided chunk that starts at s0 (a pure function of s0). */
-pv_ull pv_guided_end(const struct pv_ws *ws, pv_ull s0, unsigned nthreads);
+/* In iter.h, inline: pv_iter_static/dynamic/guided/next, pv_guided_end,
+ * pv_iter_bounds. */
 
-static inline bool pv_iter_next(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
+/* Observers of every chunk handed out (trace point, OMPT dispatch).  Called
+ * last, after the results are stored, so that the hot path keeps nothing
+ * alive across the calls and needs no register saves. */
+static inline void pv_chunk_observe(const struct pv_ws *ws, pv_ull s0, pv_ull e0)
 {
-    switch (ws->sched) {
-    case PV_SCHED_DYNAMIC:
-        return pv_iter_dynamic(ws, s0, e0);
-    case PV_SCHED_GUIDED:
-        return pv_iter_guided(ws, s0, e0);
-    default:
-        return pv_iter_static(ws, s0, e0);
-    }
-}
-
-/* Caller's values for the range [s0, e0): the last range ends at `end`. */
-static inline void pv_iter_bounds(const struct pv_ws *ws, pv_ull s0, pv_ull e0,
-                                  pv_ull *istart, pv_ull *iend)
-{
-    *istart = ws->start + s0 * ws->incr;
-    *iend = e0 == ws->n ? ws->end : ws->start + e0 * ws->incr;
+    trace_loop_chunk(s0, e0);
+    if (pv_ompt_tool())
+        pv_ompt_dispatch_chunk(ws, s0, e0);
 }
 
 /* Hand a range back through the ABI's pointers; false when there is none.
@@ -120,12 +103,11 @@ static inline bool pv_out_long(const struct pv_ws *ws, bool got, const pv_ull *s
 {
     if (!got)
         return false;
-    if (pv_ompt_tool())
-        pv_ompt_dispatch_chunk(ws, *s0, *e0);
     pv_ull a, b;
     pv_iter_bounds(ws, *s0, *e0, &a, &b);
     *istart = (long)a;
     *iend = (long)b;
+    pv_chunk_observe(ws, *s0, *e0);
     return true;
 }
 
@@ -134,9 +116,8 @@ static inline bool pv_out_ull(const struct pv_ws *ws, bool got, const pv_ull *s0
 {
     if (!got)
         return false;
-    if (pv_ompt_tool())
-        pv_ompt_dispatch_chunk(ws, *s0, *e0);
     pv_iter_bounds(ws, *s0, *e0, istart, iend);
+    pv_chunk_observe(ws, *s0, *e0);
     return true;
 }
 

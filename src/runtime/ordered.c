@@ -123,7 +123,6 @@ static bool static_take(const struct pv_ws *ws, bool first, unsigned long held, 
             return false;
         *s0 = b;
         *e0 = b + q;
-        trace_loop_chunk(b, b + q);
         return true;
     }
     if (first) {
@@ -139,7 +138,6 @@ static bool static_take(const struct pv_ws *ws, bool first, unsigned long held, 
         return false;
     *s0 = b;
     *e0 = c >= n - b ? n : b + c;
-    trace_loop_chunk(*s0, *e0);
     return true;
 }
 
