@@ -212,3 +212,48 @@ bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable)
         pv_ompt_cancel(0, false, codeptr);
     return cancelled;
 }
+
+/* ---------------------------------------------------- host teams regions */
+
+void pv_ompt_league_begin(unsigned num_teams, const void *codeptr)
+{
+    pv_ompt_enter();
+    pv_ompt_register_atexit();
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    struct pv_ompt_task *enc = pv_ompt_cur_task();
+    me->league_enc = enc;
+    me->league_at = pv_thr.task;
+    me->league_size = num_teams;
+    me->league_codeptr = codeptr;
+    me->league_parallel.value = 0;
+    if (pv_ompt_on(parallel_begin))
+        pv_ompt_cb(parallel_begin)(&enc->data, &enc->frame, &me->league_parallel, num_teams,
+                                   ompt_parallel_league | ompt_parallel_invoker_runtime, codeptr);
+    me->in_league = 1;
+}
+
+void pv_ompt_league_team(bool begin, unsigned team_num)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    struct pv_ompt_task *o = &me->league_task;
+    if (begin) {
+        memset(o, 0, sizeof *o);
+        o->flags = ompt_task_initial;
+        o->parallel = &me->league_parallel;
+        o->thread_num = 0;
+    }
+    if (pv_ompt_on(implicit_task))
+        pv_ompt_cb(implicit_task)(begin ? ompt_scope_begin : ompt_scope_end, &me->league_parallel,
+                                  &o->data, begin ? me->league_size : 0, team_num,
+                                  ompt_task_initial);
+}
+
+void pv_ompt_league_end(void)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    me->in_league = 0;
+    if (pv_ompt_on(parallel_end))
+        pv_ompt_cb(parallel_end)(&me->league_parallel, &me->league_enc->data,
+                                 ompt_parallel_league | ompt_parallel_invoker_runtime,
+                                 me->league_codeptr);
+}

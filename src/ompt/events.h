@@ -14,10 +14,18 @@ static inline struct pv_ompt_task *pv_ompt_task_of(struct pv_task *t)
 }
 
 /* The current task and the innermost parallel region, as the tool sees them. */
+/* In a host teams region, at its level (no team of its own begun). */
+static inline bool pv_ompt_in_league(void)
+{
+    return pv_ompt_thr.in_league && !pv_thr.ts.team && pv_thr.task == pv_ompt_thr.league_at;
+}
+
 static inline struct pv_ompt_task *pv_ompt_cur_task(void)
 {
     if (pv_ompt_thr.use_ending)
         return &pv_ompt_thr.ending;
+    if (__builtin_expect(pv_ompt_in_league(), 0))
+        return &pv_ompt_thr.league_task;
     return pv_ompt_task_of(pv_thr.task);
 }
 
@@ -26,7 +34,11 @@ static inline ompt_data_t *pv_ompt_cur_parallel(void)
     if (pv_ompt_thr.use_ending)
         return NULL;
     struct pv_team *team = pv_thr.ts.team;
-    return team ? &team->ompt.data : &pv_ompt_thr.initial_parallel.data;
+    if (team)
+        return &team->ompt.data;
+    if (__builtin_expect(pv_ompt_in_league(), 0))
+        return &pv_ompt_thr.league_parallel;
+    return &pv_ompt_thr.initial_parallel.data;
 }
 
 /* Every event function starts here: the thread is known to the tool, and

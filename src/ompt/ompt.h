@@ -75,6 +75,17 @@ struct pv_ompt_thread {
     struct pv_ompt_team initial_parallel;   /* the implicit parallel region around the
                                                thread's initial task (pv_thr.initial_task) */
     struct pv_ompt_task ending;   /* copy of a worker's implicit task after its team ended */
+    /* A host teams region (teams run one after the other on this thread):
+     * its parallel data, the current team's initial task, the thread's task
+     * when the league began (while it is current, the team's initial task
+     * stands for it), the encountering task and the call's address. */
+    unsigned char in_league;
+    unsigned league_size;
+    ompt_data_t league_parallel;
+    struct pv_ompt_task league_task;
+    struct pv_task *league_at;
+    struct pv_ompt_task *league_enc;
+    const void *league_codeptr;
 };
 
 extern __thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("initial-exec")));
@@ -113,6 +124,13 @@ void pv_ompt_primary_end(struct pv_team *team);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
+
+/* ------------------------------------------------- host teams (teams.c) */
+/* parallel_begin with ompt_parallel_league, each team's initial task, and
+ * parallel_end; the teams run one after the other on the calling thread. */
+void pv_ompt_league_begin(unsigned num_teams, const void *codeptr);
+void pv_ompt_league_team(bool begin, unsigned team_num);
+void pv_ompt_league_end(void);
 
 /* ------------------------------------------------------------ barriers */
 /* A team barrier of `kind` (ompt_sync_region_t) with its events; returns

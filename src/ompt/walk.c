@@ -17,8 +17,8 @@ bool pv_ompt_region_at(int level, struct pv_ompt_region *r)
     if (!team) {
         if (level != 0)
             return false;
-        r->parallel = &pv_ompt_thr.initial_parallel.data;
-        r->team_size = 1;
+        r->parallel = pv_ompt_cur_parallel();
+        r->team_size = pv_ompt_in_league() ? pv_ompt_thr.league_size : 1;
         return true;
     }
     for (; level > 0; level--) {
@@ -44,9 +44,11 @@ struct pv_ompt_task *pv_ompt_task_at(int level)
     if (pv_ompt_thr.use_ending)
         return level == 0 ? &pv_ompt_thr.ending : NULL;
     struct pv_task *t = pv_thr.task;
-    struct pv_ompt_task *o = pv_ompt_task_of(t);
+    struct pv_ompt_task *o = pv_ompt_cur_task();
     for (; level > 0 && o; level--) {
-        if (o->flags & ompt_task_initial) {
+        if (o == &pv_ompt_thr.league_task) {
+            o = pv_ompt_thr.league_enc;   /* a team's initial task: the league's encountering task */
+        } else if (o->flags & ompt_task_initial) {
             o = NULL;
         } else if (o->flags & ompt_task_implicit) {
             o = t->team ? t->team->ompt.encountering : NULL;

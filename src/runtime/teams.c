@@ -22,10 +22,18 @@ PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams
         num_teams = pv_gicv.num_teams_var ? pv_gicv.num_teams_var : 3;
     struct pv_league saved = pv_league;
     pv_league.num_teams = num_teams;
+    if (pv_ompt_tool())
+        pv_ompt_league_begin(num_teams, __builtin_return_address(0));
     for (unsigned t = 0; t < num_teams; t++) {
         pv_league.team_num = t;
+        if (pv_ompt_tool())
+            pv_ompt_league_team(true, t);
         fn(data);
+        if (pv_ompt_tool())
+            pv_ompt_league_team(false, t);
     }
+    if (pv_ompt_tool())
+        pv_ompt_league_end();
     pv_league = saved;
     if (icv)
         icv->thread_limit_var = saved_limit;
