@@ -126,6 +126,9 @@ void pv_ompt_init(void)
     if (done)
         return;
     done = true;
+#ifdef PVOMP_NO_OMPT
+    return; /* built without OMPT (PVOMP_OMPT=OFF): no tool is ever attached */
+#endif
     if (!tool_enabled())
         return;
     pv_ompt_verbose_open();
