@@ -197,7 +197,8 @@ void pv_ompt_thread_exit(void)
 bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable)
 {
     pv_ompt_enter();
-    codeptr = pv_ompt_codeptr(codeptr);
+    if (pv_ompt_on(sync_region) || pv_ompt_on(sync_region_wait) || pv_ompt_on(cancel))
+        codeptr = pv_ompt_codeptr(codeptr);
     struct pv_ompt_task *task = pv_ompt_cur_task();
     ompt_data_t *par = pv_ompt_cur_parallel();
     struct pv_team *team = pv_thr.ts.team;

@@ -9,12 +9,13 @@
  * (normally the implicit barrier that follows). */
 #include "ompt/events.h"
 
+/* codeptr NULL: found by unwinding, only when the tool wants the event. */
 static void work_event(int type, int endpoint, uint64_t count, const void *codeptr)
 {
     if (!pv_ompt_on(work))
         return;
     pv_ompt_cb(work)(type, endpoint, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, count,
-                     codeptr);
+                     pv_ompt_codeptr(codeptr));
 }
 
 static void work_begin(int type, uint64_t count, const void *codeptr)
@@ -22,7 +23,7 @@ static void work_begin(int type, uint64_t count, const void *codeptr)
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = type;
-    work_event(type, ompt_scope_begin, count, pv_ompt_codeptr(codeptr));
+    work_event(type, ompt_scope_begin, count, codeptr);
 }
 
 void pv_ompt_loop_begin(struct pv_ws *ws)
@@ -45,7 +46,7 @@ void pv_ompt_work_end(void)
     if (!type)
         return;
     *slot = 0;
-    work_event(type, ompt_scope_end, 0, pv_ompt_codeptr(NULL));
+    work_event(type, ompt_scope_end, 0, NULL);
 }
 
 /* Iterations are numbered from 0 in the loop's logical order; a chunk is
