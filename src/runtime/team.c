@@ -31,6 +31,18 @@ static pthread_attr_t worker_attr;
 
 /* ------------------------------------------------------------- workers */
 
+static void team_retire(struct pv_team *team);
+
+/* A thread that goes away hands the teams it mastered back for reuse. */
+static void retire_team_caches(struct pv_thread *thr)
+{
+    for (unsigned l = 0; l < PV_TEAM_CACHE_LEVELS; l++)
+        if (thr->team_cache[l]) {
+            team_retire(thr->team_cache[l]);
+            thr->team_cache[l] = NULL;
+        }
+}
+
 struct worker_boot {
     struct pv_thread **self_slot;  /* where to publish &pv_thr (NULL: global idle worker) */
     void (*fn)(void *);
@@ -112,6 +124,7 @@ static void *worker_main(void *arg)
         if (!fn) {
             if (pv_ompt_tool())
                 pv_ompt_thread_exit();
+            retire_team_caches(thr);
             pv_wait_managed_threads_add(-1);
             trace_thread_end();
             break;
@@ -202,6 +215,7 @@ static void pool_destructor(void *arg)
     free(master->pool);
     master->pool = NULL;
     master->pool_size = master->pool_cap = 0;
+    retire_team_caches(master);
 }
 
 /* --------------------------------------------------------------- teams */

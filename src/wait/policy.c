@@ -1,7 +1,9 @@
 /* The wait policy: how long a waiter spins before it sleeps.  Decided here and
  * nowhere else.  The numbers follow libgomp's observable behaviour: about
  * 300000 relax iterations by default, effectively forever when active, none
- * when passive, and 1000 when more threads are managed than CPUs exist. */
+ * when passive; when more threads are managed than CPUs exist, 100 by default
+ * and 1000 when active (a preempted teammate cannot release us anyway).
+ * pvsched is not throttled: it blocks as soon as a teammate is a phantom. */
 #include <stdatomic.h>
 #include <stdio.h>
 
@@ -10,11 +12,12 @@
 
 #define SPIN_DEFAULT 300000ULL
 #define SPIN_ACTIVE 30000000000ULL
-#define SPIN_THROTTLED 1000ULL
+#define SPIN_THROTTLED_DEFAULT 100ULL
+#define SPIN_THROTTLED_ACTIVE 1000ULL
 
 static enum pv_wait_policy policy_now = PV_WAIT_DEFAULT;
 static unsigned long long spin_count = SPIN_DEFAULT;
-static unsigned long long throttled_count = SPIN_THROTTLED;
+static unsigned long long throttled_count = SPIN_THROTTLED_DEFAULT;
 static _Atomic int managed_threads = 1;
 static unsigned available_cpus = 1;
 
@@ -30,6 +33,9 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
     policy_now = policy;
     switch (policy) {
     case PV_WAIT_ACTIVE:
+        spin_count = SPIN_ACTIVE;
+        throttled_count = SPIN_THROTTLED_ACTIVE;
+        break;
     case PV_WAIT_PVSCHED:
         spin_count = SPIN_ACTIVE;
         throttled_count = SPIN_ACTIVE;
@@ -40,7 +46,7 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
         break;
     default:
         spin_count = SPIN_DEFAULT;
-        throttled_count = SPIN_THROTTLED;
+        throttled_count = SPIN_THROTTLED_DEFAULT;
         break;
     }
     if (count_given) {
