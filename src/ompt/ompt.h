@@ -31,9 +31,10 @@
 
 /* The tool's callbacks by event id (NULL: none registered).  Written by
  * ompt_set_callback and at finalization, read by every event site. */
-extern ompt_callback_t pv_ompt_callbacks[PV_OMPT_NEVENTS];
+#define PV_OMPT_HIDDEN __attribute__((visibility("hidden")))  /* direct access, no GOT */
+extern PV_OMPT_HIDDEN ompt_callback_t pv_ompt_callbacks[PV_OMPT_NEVENTS];
 /* A tool is attached: its initializer succeeded and it is not finalized. */
-extern bool pv_ompt_active;
+extern PV_OMPT_HIDDEN bool pv_ompt_active;
 
 #ifdef PVOMP_NO_OMPT
 #define pv_ompt_on(ev) 0
@@ -88,7 +89,8 @@ struct pv_ompt_thread {
     const void *league_codeptr;
 };
 
-extern __thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("initial-exec")));
+extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
+    __attribute__((tls_model("initial-exec")));
 
 /* In GOMP_parallel*, GOMP_task*, GOMP_taskloop*: where the program called
  * from and the entry's frame, for the first event of the call. */
