@@ -25,6 +25,5 @@ printf "%-12s %14s %14s %8s\n" construct "with OMPT" without delta
 for c in parallel barrier critical lock single for_dynamic task; do
   w=$(( ($(count "$build/lib" $c $n) - $(count "$build/lib" $c $((n / 2)))) * 100 / (n / 2) ))
   o=$(( ($(count "$off/lib" $c $n) - $(count "$off/lib" $c $((n / 2)))) * 100 / (n / 2) ))
-  printf "%-12s %11d.%02d %11d.%02d %+8.2f\n" $c $((w / 100)) $((w % 100)) $((o / 100)) $((o % 100)) \
-    "$(echo "($w - $o) / 100" | bc -l)"
+  awk -v c=$c -v w=$w -v o=$o 'BEGIN { printf "%-12s %14.2f %14.2f %+8.2f\n", c, w / 100, o / 100, (w - o) / 100 }'
 done
