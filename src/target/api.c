@@ -154,7 +154,8 @@ PV_EXPORT int omp_target_associate_ptr(const void *host_ptr, const void *device_
     } else {
         m = pv_calloc(1, sizeof *m);
         *m = (struct pv_mapping){.host_start = s, .host_end = e, .dev_start = dev,
-                                 .refcount = PV_REF_INF, .head = m, .device = d->num};
+                                 .refcount = PV_REF_INF, .head = m, .device = d->num,
+                                 .serial = pv_map_serial()};
         pv_map_insert(&d->map, m);
         ret = 0;
         if (pv_ev_on()) {

@@ -8,6 +8,12 @@
 #include "runtime/internal.h"
 #include "target/target.h"
 
+uint64_t pv_map_serial(void)
+{
+    static _Atomic uint64_t next = 1;
+    return atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
+}
+
 static bool key_less(const struct pv_mapping *m, uintptr_t start, uintptr_t end)
 {
     return m->host_start < start || (m->host_start == start && m->host_end < end);

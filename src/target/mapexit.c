@@ -176,6 +176,18 @@ static void exit_event(struct pv_mapped *h)
     free(flags);
 }
 
+/* Is the item's mapping still the one it took?  (A `delete` in between may
+ * have removed it: then there is nothing left to give back.) */
+static bool item_alive(struct pv_device *d, const struct pv_item *it)
+{
+    struct pv_mapping *m;
+    if (it->len)
+        m = pv_map_find(&d->map, it->host, it->host + it->len);
+    else if (!(m = pv_map_find(&d->map, it->host, it->host + 1)))
+        m = pv_map_find_addr(&d->map, it->host);
+    return m == it->m && m->serial == it->serial;
+}
+
 void pv_map_exit(struct pv_mapped *h)
 {
     struct pv_device *d = h->dev;
@@ -186,6 +198,9 @@ void pv_map_exit(struct pv_mapped *h)
     struct removals r = {buf + n, 0};
     if (d) {
         pthread_mutex_lock(&d->lock);
+        for (size_t i = 0; i < n; i++)
+            if (h->items[i].m && !item_alive(d, &h->items[i]))
+                h->items[i].m = NULL;
         exit_event(h);
         for (size_t i = 0; i < n; i++)
             if (h->items[i].m && h->items[i].attach)

@@ -51,6 +51,7 @@ static struct pv_mapping *new_mapping(struct pv_device *d, uintptr_t start, uint
     m->head = m;
     m->refcount = 1;
     m->device = d->num;
+    m->serial = pv_map_serial();
     return m;
 }
 
@@ -73,8 +74,9 @@ static struct pv_mapping *use_existing(struct ctx *c, struct pv_mapping *m, size
         pv_copy_range(c->d, m, start, end - start, true);
     if (m->head->refcount != PV_REF_INF && pv_touch(&c->touched, m->head))
         m->head->refcount++;
-    *it = (struct pv_item){.m = m, .host = start, .len = end - start, .kind = (uint8_t)k.k,
-                           .copy_from = k_copy_from(k.k), .always_from = k_always_from(k.k)};
+    *it = (struct pv_item){.m = m, .serial = m->serial, .host = start, .len = end - start,
+                           .kind = (uint8_t)k.k, .copy_from = k_copy_from(k.k),
+                           .always_from = k_always_from(k.k)};
     return m;
 }
 
@@ -108,7 +110,7 @@ static struct pv_mapping *map_new(struct ctx *c, size_t i, struct pv_kind k, uin
     } else if (k_copy_to(k.k) || k_always_to(k.k)) {
         pv_dev_to(d, (void *)m->dev_start, (void *)start, end - start);
     }
-    c->h->items[i] = (struct pv_item){.m = m, .host = start, .len = end - start,
+    c->h->items[i] = (struct pv_item){.m = m, .serial = m->serial, .host = start, .len = end - start,
                                       .kind = (uint8_t)k.k, .copy_from = k_copy_from(k.k),
                                       .always_from = k_always_from(k.k)};
     return m;
@@ -174,7 +176,7 @@ static size_t map_struct(struct ctx *c, size_t i, struct pv_kind k)
             pv_map_insert(&d->map, m);
             if (k_copy_to(kj.k) || k_always_to(kj.k))
                 pv_dev_to(d, (void *)m->dev_start, (void *)s, e - s);
-            c->h->items[j] = (struct pv_item){.m = m, .host = s, .len = e - s,
+            c->h->items[j] = (struct pv_item){.m = m, .serial = m->serial, .host = s, .len = e - s,
                                               .kind = (uint8_t)kj.k,
                                               .copy_from = k_copy_from(kj.k),
                                               .always_from = k_always_from(kj.k)};
@@ -194,7 +196,7 @@ static void map_attach(struct ctx *c, size_t i, struct pv_kind k)
     if (!m)
         return;   /* the pointer itself is not mapped: nothing to attach */
     pv_attach(c->d, m, slot, c->l->sizes[i], k.k == K_ATTACH_ZLAS);
-    c->h->items[i] = (struct pv_item){.m = m, .host = slot, .len = sizeof(void *),
+    c->h->items[i] = (struct pv_item){.m = m, .serial = m->serial, .host = slot, .len = sizeof(void *),
                                       .kind = (uint8_t)k.k, .attach = true};
     if (c->h->devaddrs)
         c->h->devaddrs[i] = (void *)pv_map_dev(m, slot);

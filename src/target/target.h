@@ -58,8 +58,10 @@ struct pv_mapping {
     struct pv_mapping **members;      /* head only: the group, in address order */
     unsigned nmembers;
     uint32_t *attach;                 /* attach count per pointer slot, or NULL */
+    uint64_t serial;                  /* unique: a construct's item still refers to it? */
     int device;
 };
+uint64_t pv_map_serial(void);
 
 /* The table: entries sorted by (host_start, host_end), no two overlapping
  * (empty entries may sit at the start of another). */
@@ -123,6 +125,7 @@ struct pv_maplist {
 /* A construct's view of its items: what it holds and must give back. */
 struct pv_item {
     struct pv_mapping *m;             /* the mapping the item uses (NULL: none) */
+    uint64_t serial;                  /* m's serial when the item took it */
     uintptr_t host;                   /* host range of the item */
     size_t len;
     uint8_t kind;

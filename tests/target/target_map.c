@@ -89,6 +89,15 @@ static void refcounts(void)
         CHECK(w == 1);
     }
     CHECK(w == 2);
+    /* delete inside a data region: its end finds nothing left to do. */
+    int z = 1;
+    #pragma omp target data map(tofrom: z)
+    {
+        #pragma omp target exit data map(delete: z)
+        CHECK(!omp_target_is_present(&z, 0));
+        z = 2;
+    }
+    CHECK(z == 2);
 }
 
 /* Structs, pointers attached inside mapped structs, zero-length sections. */
