@@ -70,12 +70,14 @@ def main():
             continue
         mw, mwo = statistics.median(w), statistics.median(wo)
         ratio = mw / mwo if mwo > 0 else float("nan")
-        if mwo > 0.05:   # ratios of near-zero overheads mean nothing
+        if mwo > 0.05 and mw > 0.05:   # ratios of near-zero overheads mean nothing
             ratios.append(ratio)
         print("%-22s %10.3f +-%5.3f %10.3f +-%5.3f %8.3f" % (k, mw, spread(w), mwo, spread(wo), ratio))
     if ratios:
-        print("geometric mean of ratios (overheads > 0.05 us): %.3f" %
-              statistics.geometric_mean(ratios))
+        print("geometric mean of ratios (overheads > 0.05 us): %.3f over %d constructs" %
+              (statistics.geometric_mean(ratios), len(ratios)))
+    else:
+        print("no construct with a measurable overhead in both builds: nothing to compare")
 
 
 if __name__ == "__main__":
