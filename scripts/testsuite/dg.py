@@ -127,9 +127,10 @@ EFFECTIVE = {
                             "expensive tests not requested (GCC_TEST_RUN_EXPENSIVE)"),
     "offload_target_nvptx": (False, "no nvptx offload compiler installed"),
     "offload_target_amdgcn": (False, "no amdgcn offload compiler installed"),
-    "offload_device": (False, "needs an offload device (host only)"),
-    "offload_device_nonshared_as": (False, "needs an offload device with its own memory (host only)"),
-    "offload_device_shared_as": (True, ""),   # host fallback shares the address space
+    # pvomp's default device 0 is a host device with its own memory (src/target)
+    "offload_device": (True, ""),
+    "offload_device_nonshared_as": (True, ""),
+    "offload_device_shared_as": (False, "device 0 has its own memory (not shared with the host)"),
     "offload_device_nvptx": (False, "needs an nvptx device"),
     "offload_device_intel_mic": (False, "needs an Intel MIC device"),
     "offload_device_any_intel_mic": (False, "needs an Intel MIC device"),

@@ -179,7 +179,7 @@ PV_EXPORT int omp_target_disassociate_ptr(const void *ptr, int device_num)
     pthread_mutex_lock(&d->lock);
     struct pv_mapping *m = pv_map_find_0len(&d->map, s, false);
     if (m && m->host_start == s && m->refcount == PV_REF_INF && !m->mem && !m->members &&
-        m->head == m) {
+        !m->identity && m->head == m) {
         if (pv_ev_on()) {
             struct pv_op op;
             pv_ev_data_op_begin(&op, ompt_target_data_disassociate, (void *)ptr,

@@ -36,6 +36,7 @@ static void device_init(struct pv_device *d, int num)
         pthread_mutex_init(&d->lock, &a);
         pthread_mutexattr_destroy(&a);
         d->map = (struct pv_map_table){0};
+        pv_target_declare_vars(d);
         /* Ready before the callback: the tool may map or copy from it. */
         atomic_store_explicit(&d->state, PV_DEV_READY, memory_order_release);
         pv_ev_device_init(num);

@@ -24,8 +24,8 @@ static size_t slots_of(const struct pv_mapping *m)
 static void copy_run(struct pv_device *d, struct pv_mapping *m, uintptr_t host, size_t len,
                      bool to_device)
 {
-    if (!len)
-        return;
+    if (!len || m->identity)
+        return;   /* (a declare target variable is its own device copy) */
     void *dev = (void *)pv_map_dev(m, host);
     if (to_device)
         pv_dev_to(d, dev, (void *)host, len);
@@ -67,6 +67,12 @@ void pv_attach(struct pv_device *d, struct pv_mapping *m, uintptr_t slot, size_t
     if (m->attach[idx]++ > 0)
         return;
     uintptr_t target = *(uintptr_t *)slot, value = 0;
+    if (m->identity) {
+        /* The device slot is the host slot: keep the host value for detach. */
+        if (!m->orig)
+            m->orig = pv_calloc(slots_of(m), sizeof *m->orig);
+        m->orig[idx] = target;
+    }
     if (!target)
         pv_fatal("attaching a null pointer (at %p) on device %d", (void *)slot, d->num);
     struct pv_mapping *t = pv_map_find(&d->map, target + bias, target + bias + 1);
@@ -88,7 +94,10 @@ void pv_detach(struct pv_device *d, struct pv_mapping *m, uintptr_t slot, bool f
     if (--m->attach[idx] > 0)
         return;
     /* Unattached: the device copy gets the host's pointer value back. */
-    pv_dev_to(d, (void *)pv_map_dev(m, slot), (void *)slot, SLOT);
+    if (m->identity)
+        *(uintptr_t *)slot = m->orig[idx];
+    else
+        pv_dev_to(d, (void *)pv_map_dev(m, slot), (void *)slot, SLOT);
 }
 
 /* ------------------------------------------------------------ releasing */
@@ -126,6 +135,7 @@ void pv_remove_group(struct pv_device *d, struct pv_mapping *head)
     for (size_t i = 0; i < n; i++) {
         struct pv_mapping *m = head->members ? head->members[i] : head;
         free(m->attach);
+        free(m->orig);
         if (m != head)
             free(m);
     }

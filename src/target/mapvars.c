@@ -141,7 +141,11 @@ static size_t map_struct(struct ctx *c, size_t i, struct pv_kind k)
     size_t first = i + 1, last = i + l->sizes[i];
     uintptr_t lo = (uintptr_t)l->hostaddrs[first];
     uintptr_t hi = (uintptr_t)l->hostaddrs[last] + l->sizes[last];
-    struct pv_mapping *any = pv_map_find(&c->d->map, lo, hi > lo ? hi : lo + 1);
+    /* Anything mapped from the struct's start on means it is mapped already
+     * (then every member must be among what is mapped). */
+    uintptr_t base = (uintptr_t)l->hostaddrs[i];
+    struct pv_mapping *any =
+        pv_map_find(&c->d->map, base < lo ? base : lo, hi > lo ? hi : lo + 1);
     if (any) {
         for (size_t j = first; j <= last; j++) {
             struct pv_kind kj = pv_kind_at(l, j);

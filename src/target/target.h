@@ -58,6 +58,8 @@ struct pv_mapping {
     struct pv_mapping **members;      /* head only: the group, in address order */
     unsigned nmembers;
     uint32_t *attach;                 /* attach count per pointer slot, or NULL */
+    uintptr_t *orig;                  /* identity mappings: host pointers under attachments */
+    bool identity;                    /* a declare target variable: device = host (dtvars.c) */
     uint64_t serial;                  /* unique: a construct's item still refers to it? */
     int device;
 };
@@ -90,6 +92,8 @@ struct pv_device {
     struct pv_map_table map;
 };
 
+/* Enter the program's declare target variables as identity mappings. */
+void pv_target_declare_vars(struct pv_device *d);
 /* omp_get_num_devices(): 1, or 0 with OMP_TARGET_OFFLOAD=disabled. */
 int pv_target_num_devices(void);
 /* The device a construct's device number selects, initialized; NULL means

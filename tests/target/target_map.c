@@ -138,6 +138,36 @@ static void structs_pointers(void)
     #pragma omp target exit data map(delete: data)
 }
 
+#pragma omp declare target
+int dt_arr[8];
+int *dt_ptr;
+#pragma omp end declare target
+
+/* declare target variables: the kernel code is the host code, so they are
+ * their own device copies (identity mappings): maps and updates of them
+ * copy nothing, and a pointer attached inside one is restored after. */
+static void declare_target(void)
+{
+    CHECK(omp_target_is_present(dt_arr, 0));
+    dt_arr[1] = 5;
+    #pragma omp target map(always, tofrom: dt_arr)
+    dt_arr[1] += 1;
+    CHECK(dt_arr[1] == 6);
+    #pragma omp target update from(dt_arr)
+    CHECK(dt_arr[1] == 6);
+    int data[4] = {1, 2, 3, 4};
+    dt_ptr = data;
+    uintptr_t seen = 0;
+    #pragma omp target map(dt_ptr[:4]) map(from: seen)
+    {
+        seen = (uintptr_t)dt_ptr;
+        dt_ptr[0] = 9;
+    }
+    CHECK(seen != (uintptr_t)data);   /* the device copy of data, attached */
+    CHECK(dt_ptr == data && data[0] == 9);
+    CHECK(omp_target_disassociate_ptr(dt_arr, 0) != 0);
+}
+
 /* firstprivate (values taken at the construct), use_device_ptr. */
 static void firstprivate_use_device(void)
 {
@@ -376,7 +406,8 @@ int main(int argc, char **argv)
         void (*fn)(void);
     } parts[] = {
         {"maps_copy", maps_copy}, {"refcounts", refcounts}, {"structs", structs_pointers},
-        {"firstprivate", firstprivate_use_device}, {"api", device_api}, {"kernels", kernels},
+        {"firstprivate", firstprivate_use_device}, {"declare", declare_target},
+        {"api", device_api}, {"kernels", kernels},
         {"tasks", tasks}, {"concurrent", concurrent}, {"env_default_host", env_default_host},
         {"env_disabled", env_disabled}, {"env_mandatory", env_mandatory},
     };
