@@ -24,7 +24,13 @@ def run(build, threads, only, env_extra):
     cmd = [os.path.join(build, "bench", "syncbench"), "--outer", "7"]
     if only:
         cmd += ["--only", only]
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    try:
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True,
+                             timeout=300).stdout
+    except subprocess.TimeoutExpired:
+        print("  (a run took over 300 s and was stopped: %s)" % ("traced" if env_extra else "untraced"),
+              flush=True)
+        return {}
     samples = {}
     for line in out.splitlines():
         f = line.split()
@@ -46,7 +52,8 @@ def main():
     logdir = tempfile.mkdtemp(prefix="pvomp-epcc-trace-")
     log = os.path.join(logdir, "epcc.pvtrace")
     plain, traced = {}, {}
-    for _ in range(a.runs):
+    for i in range(a.runs):
+        print("  run %d of %d" % (i + 1, a.runs), flush=True)
         for k, v in run(build, a.threads, a.only, {}).items():
             plain.setdefault(k, []).append(v)
         for k, v in run(build, a.threads, a.only, {"PVOMP_TRACE": log, "PVOMP_TRACE_EVENTS": "*"}).items():
