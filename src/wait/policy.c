@@ -3,7 +3,8 @@
  * 300000 relax iterations by default, effectively forever when active, none
  * when passive; when more threads are managed than CPUs exist, 100 by default
  * and 1000 when active (a preempted teammate cannot release us anyway).
- * pvsched is not throttled: it blocks as soon as a teammate is a phantom. */
+ * pvsched spins while no teammate is a phantom, and is throttled like the
+ * default policy when oversubscribed (phantoms are then structural). */
 #include <stdatomic.h>
 #include <stdio.h>
 
@@ -37,8 +38,10 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
         throttled_count = SPIN_THROTTLED_ACTIVE;
         break;
     case PV_WAIT_PVSCHED:
+        /* More threads than CPUs means phantoms all the time (structural):
+         * then spin no longer than the default policy does. */
         spin_count = SPIN_ACTIVE;
-        throttled_count = SPIN_ACTIVE;
+        throttled_count = SPIN_THROTTLED_DEFAULT;
         break;
     case PV_WAIT_PASSIVE:
         spin_count = 0;
