@@ -15,7 +15,7 @@
  * cannot wait for its own thread.
  *
  * Delivery.  Full buffers (enqueued by their thread), collected buffers and
- * flush markers go to one FIFO.  The helper thread calls buffer_complete for
+ * flush markers go to one FIFO (full buffers wake the helper in batches).  The helper thread calls buffer_complete for
  * each buffer -- begin = the buffer's start, bytes = what was written,
  * buffer_owned = 1, exactly once -- and, for a marker, wakes the flush that
  * waits for it.  A thread's buffers enter the FIFO in the order it filled
@@ -34,8 +34,9 @@
 struct dt pv_dt_devs[PV_DT_MAX_DEVICES];
 _Atomic unsigned pv_dtrace_started;
 
-static __thread struct dt_prod *my_prod[PV_DT_MAX_DEVICES];
-static __thread struct dt *i_am_helper;   /* set on a device's helper thread */
+#define TLS_IE __thread __attribute__((tls_model("initial-exec")))
+static TLS_IE struct dt_prod *my_prod[PV_DT_MAX_DEVICES];
+static TLS_IE struct dt *i_am_helper;   /* set on a device's helper thread */
 static pthread_key_t prod_key;
 static pthread_once_t prod_key_once = PTHREAD_ONCE_INIT;
 
@@ -48,7 +49,11 @@ __attribute__((constructor)) static void dt_init_devices(void)
         pthread_mutex_init(&d->collect, NULL);
         pthread_mutex_init(&d->reg, NULL);
         pthread_mutex_init(&d->qlock, NULL);
-        pthread_cond_init(&d->qcond, NULL);
+        pthread_condattr_t ca;   /* timed waits on CLOCK_MONOTONIC */
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&d->qcond, &ca);
+        pthread_condattr_destroy(&ca);
         pthread_cond_init(&d->dcond, NULL);
     }
 }
@@ -95,7 +100,13 @@ bool pv_dtrace_wants(int device, ompt_callbacks_t type)
 
 /* ------------------------------------------------------------- delivery */
 
-static void enqueue(struct dt *d, struct dt_buf *b)
+/* Full buffers wake the helper only in batches of DT_WAKE_BATCH (a wake-up
+ * per buffer costs a few ns per record); a started session's helper also
+ * looks every DT_IDLE_MS by itself, and markers wake it at once. */
+#define DT_WAKE_BATCH 4
+#define DT_IDLE_MS 20
+
+static void enqueue_wake(struct dt *d, struct dt_buf *b, bool urgent)
 {
     b->next = NULL;
     pthread_mutex_lock(&d->qlock);
@@ -104,8 +115,16 @@ static void enqueue(struct dt *d, struct dt_buf *b)
     else
         d->qhead = b;
     d->qtail = b;
-    pthread_cond_signal(&d->qcond);
+    if (urgent || ++d->qlen >= DT_WAKE_BATCH) {
+        d->qlen = 0;
+        pthread_cond_signal(&d->qcond);
+    }
     pthread_mutex_unlock(&d->qlock);
+}
+
+static void enqueue(struct dt *d, struct dt_buf *b)
+{
+    enqueue_wake(d, b, false);
 }
 
 /* Caller holds qlock. */
@@ -159,7 +178,19 @@ static void *helper_main(void *arg)
         }
         if (d->helper_exit)
             break;
-        pthread_cond_wait(&d->qcond, &d->qlock);
+        d->qlen = 0;
+        if (atomic_load_explicit(&d->state, memory_order_relaxed) & DT_STARTED) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            ts.tv_nsec += DT_IDLE_MS * 1000000L;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&d->qcond, &d->qlock, &ts);
+        } else {
+            pthread_cond_wait(&d->qcond, &d->qlock);
+        }
     }
     pthread_mutex_unlock(&d->qlock);
     return NULL;
@@ -234,7 +265,7 @@ void pv_dt_flush(struct dt *d)
     pthread_mutex_lock(&d->qlock);
     mark.marker = ++d->next_marker;
     pthread_mutex_unlock(&d->qlock);
-    enqueue(d, &mark);
+    enqueue_wake(d, &mark, true);
     pthread_mutex_unlock(&d->collect);
 
     pthread_mutex_lock(&d->qlock);

@@ -59,6 +59,7 @@ struct dt {
     pthread_cond_t dcond;           /* a marker was passed */
     struct dt_buf *qhead, *qtail;
     uint64_t next_marker, done_marker;
+    unsigned qlen;                  /* buffers queued since the helper was last woken */
     bool helper_running, helper_exit, no_callbacks;
     pthread_t helper;
 };

@@ -8,7 +8,7 @@
 #include "target/events.h"
 #include "target/target.h"
 
-static __thread struct pv_mapped *data_stack;
+static PV_TLS struct pv_mapped *data_stack;
 
 void pv_target_data_push(struct pv_mapped *h)
 {

@@ -10,15 +10,15 @@
 #include "runtime/internal.h"
 #include "target/events.h"
 
-__thread ompt_data_t *pv_ev_target_task;
-static __thread struct pv_tctx *cur_ctx;     /* innermost construct on this thread */
-static __thread struct pv_op *cur_op;        /* data op or submission in progress */
-static __thread pid_t my_tid;
+PV_TLS ompt_data_t *pv_ev_target_task;
+static PV_TLS struct pv_tctx *cur_ctx;     /* innermost construct on this thread */
+static PV_TLS struct pv_op *cur_op;        /* data op or submission in progress */
+static PV_TLS pid_t my_tid;
 
 /* Ids: unique, taken from the global counter in blocks so that threads do
  * not share a cache line per id. */
 static _Atomic uint64_t id_next = 1;
-static __thread uint64_t id_cur, id_end;
+static PV_TLS uint64_t id_cur, id_end;
 
 static ompt_id_t new_id(void)
 {

@@ -45,7 +45,7 @@ static inline bool pv_ev_on(void)
 }
 
 /* The target task being executed on this thread (nowait), or NULL. */
-extern __thread ompt_data_t *pv_ev_target_task;
+extern PV_TLS ompt_data_t *pv_ev_target_task;
 
 void pv_ev_target_begin(struct pv_tctx *c, ompt_target_t kind, int device, const void *codeptr);
 void pv_ev_target_end(struct pv_tctx *c);

@@ -47,7 +47,7 @@ static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct lthread *idle_list;
 
 /* The device thread's view of the kernel it runs. */
-static __thread struct {
+static PV_TLS struct {
     struct launch *job;
     unsigned index;
     bool in_teams;

@@ -27,6 +27,7 @@
 #include "omp-tools.h"
 
 #define PV_MAX_DEVICES 1          /* non-host devices pvomp provides */
+#define PV_TLS __thread __attribute__((tls_model("initial-exec")))
 
 /* gomp-constants.h values, as gcc 12 passes them (names are ours). */
 enum {
