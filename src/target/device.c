@@ -91,3 +91,25 @@ void pv_ompt_devices_detach(void)
         if (atomic_load_explicit(&devices[i].state, memory_order_acquire) == PV_DEV_READY)
             pv_ev_device_fini(i);
 }
+
+/* Programs built with offload compilers register their device images at
+ * start-up.  pvomp's device runs the host version of every kernel, so an
+ * image for another kind of device is accepted and not used.  (The GCC 5
+ * form without _ver stays "not supported yet".) */
+PV_EXPORT void GOMP_offload_register_ver(unsigned version, const void *host_table,
+                                         int target_type, const void *target_data)
+{
+    (void)version;
+    (void)host_table;
+    (void)target_type;
+    (void)target_data;
+}
+
+PV_EXPORT void GOMP_offload_unregister_ver(unsigned version, const void *host_table,
+                                           int target_type, const void *target_data)
+{
+    (void)version;
+    (void)host_table;
+    (void)target_type;
+    (void)target_data;
+}

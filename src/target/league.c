@@ -10,12 +10,12 @@
  * thread limit, and pv_league.device set (inherited by the workers of its
  * parallel regions) so that omp_is_initial_device() knows where it runs.
  *
- * The encountering thread hands the kernel over and waits; device threads
- * that are idle sleep on a futex without spinning (they are not a team's
- * waiters, and spinning would take CPUs from the host's threads). */
+ * The encountering thread hands the kernel over and waits.  Idle device
+ * threads wait for their next kernel through the wait primitive (src/wait:
+ * the policy decides how long they spin before sleeping), and count as
+ * managed threads for its oversubscription throttle. */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -35,7 +35,7 @@ struct launch {
 };
 
 struct lthread {
-    _Atomic uint32_t dock;      /* assignments made (futex word) */
+    pv_futex_t dock;            /* assignments made */
     pv_futex_t fin;             /* assignments finished */
     uint32_t assigned;          /* launcher's count of assignments */
     struct launch *job;
@@ -52,16 +52,6 @@ static PV_TLS struct {
     unsigned index;
     bool in_teams;
 } kst;
-
-static void futex_wait(_Atomic uint32_t *w, uint32_t val)
-{
-    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake(_Atomic uint32_t *w)
-{
-    syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
 
 static void run_job(struct launch *job, unsigned index)
 {
@@ -87,10 +77,8 @@ static void *league_main(void *arg)
     thr->ts.place = UINT_MAX;
     uint32_t seen = 0;
     for (;;) {
-        uint32_t now;
-        while ((now = atomic_load_explicit(&lt->dock, memory_order_acquire)) == seen)
-            futex_wait(&lt->dock, seen);
-        seen = now;
+        pv_wait_while_eq(&lt->dock, seen);   /* acquire */
+        seen = atomic_load_explicit(&lt->dock.word, memory_order_acquire);
         run_job(lt->job, lt->index);
         lt->job = NULL;
         pthread_mutex_lock(&idle_lock);
@@ -124,6 +112,7 @@ static struct lthread *get_thread(void)
     pthread_attr_destroy(&attr);
     if (err)
         pv_fatal("cannot create a device thread: %s", strerror(err));
+    pv_wait_managed_threads_add(1);
     return lt;
 }
 
@@ -160,9 +149,9 @@ unsigned pv_league_run(struct pv_device *d, void (*fn)(void *), void *args, int 
         lt->job = &job;
         lt->index = i;
         expect[i] = ++lt->assigned;
-        /* seq_cst RMW: publishes job/index (release) before the wake. */
-        atomic_fetch_add_explicit(&lt->dock, 1, memory_order_seq_cst);
-        futex_wake(&lt->dock);
+        /* seq_cst RMW: publishes job/index (release); pairs with pv_wake. */
+        atomic_fetch_add_explicit(&lt->dock.word, 1, memory_order_seq_cst);
+        pv_wake(&lt->dock);
     }
     for (unsigned i = 0; i < job.width; i++) {
         uint32_t v;
