@@ -51,8 +51,9 @@ struct worker_boot {
     unsigned id;
 };
 
-static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data,
-                           struct pv_team *team, unsigned id)
+/* Make the calling thread member `id` of `team`: its place in the team, its
+ * binding, its implicit task.  The master and every worker go through here. */
+static void become_member(struct pv_thread *thr, struct pv_team *team, unsigned id)
 {
     thr->ts.team = team;
     thr->ts.team_id = id;
@@ -72,6 +73,12 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     thr->task = &team->implicit[id];
     pv_league = team->league;
     pv_affinity_display_thread();
+}
+
+static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data,
+                           struct pv_team *team, unsigned id)
+{
+    become_member(thr, team, id);
 
     trace_implicit_task_begin(team, id, team->nthreads);
     if (pv_ompt_tool())
@@ -358,23 +365,7 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     if (n > 1) /* The release stores in assign() publish everything above. */
         launch_members(thr, team, n, fn, data, nested);
 
-    thr->ts.team = team;
-    thr->ts.team_id = 0;
-    thr->ts.level = team->level;
-    thr->ts.active_level = team->active_level;
-    thr->ts.ws_seq = team->ws_seq0;
-    thr->ts.ws = preinit ? &team->ws[0] : NULL;
-    thr->ts.single_seq = 0;
-    thr->ts.static_trip = 0;
-    if (team->place) {
-        if (thr->ts.place != team->place[0])
-            pv_affinity_bind_self(team->place[0]);
-        thr->ts.place = team->place[0];
-        thr->ts.part_off = team->part_off[0];
-        thr->ts.part_len = team->part_len[0];
-    }
-    thr->task = &team->implicit[0];
-    pv_affinity_display_thread();
+    become_member(thr, team, 0);
     trace_implicit_task_begin(team, 0, n);
     if (pv_ompt_tool())
         pv_ompt_implicit_begin(team, 0, NULL);
