@@ -4,8 +4,7 @@
  * two-thread team (one thread per CPU) runs barriers.
  *
  *   quiet:  nothing else runs.  pvsched waiters spin and return; they block
- *           only when the tracker saw a phantom (never more blocks than
- *           phantom events).
+ *           only when the tracker saw a phantom, and rarely.
  *   inject: a SCHED_FIFO injector is busy 5 ms of every 10 ms on CPU 0, so
  *           thread 0 is a phantom half of the time.  pvsched waiters reach
  *           the futex quickly; under active they never do (they spin on the
@@ -163,8 +162,13 @@ int main(int argc, char **argv)
 
     struct result q = run("quiet", "pvsched");
     CHECK(q.entries > 1000 && q.returned > 0);
-    /* Without phantoms they spin and never block: every block needs one. */
-    CHECK(q.blocked <= q.events);
+    /* Without phantoms they spin and never block: no phantom event, no
+     * block.  A phantom episode (a vCPU preempted by the host, a thread
+     * preempted by a stray task) stays flagged until the tracker sees it end,
+     * and every wait in it blocks, so one episode can account for several
+     * blocks (53 blocks from 25 events in one CI run); blocking stays rare. */
+    CHECK(q.events > 0 || q.blocked == 0);
+    CHECK(q.blocked * 100 <= q.entries);
 
     struct result ip = run("inject", "pvsched");
     struct result ia = run("inject", "active");
