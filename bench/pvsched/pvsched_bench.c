@@ -3,6 +3,8 @@
  *
  *   pvsched_bench [--threads N] [--pin] [--seconds S]
  *                 [--inject CPU --busy-us B --period-us P]   SCHED_FIFO injector
+ *                 [--phase-us F]    bursts start F us after a multiple of P
+ *                                   of CLOCK_MONOTONIC (default: when started)
  *                 [--corun CPU]                              counting co-runner
  *                 [--expect-pvsched]                         fail unless pvsched is live
  *
@@ -50,7 +52,7 @@ static void pin(int cpu)
 
 struct load {
     int cpu;
-    long busy_us, period_us;
+    long busy_us, period_us, phase_us; /* phase_us < 0: start at once */
     _Atomic int stop;
     _Atomic uint64_t count; /* co-runner iterations */
 };
@@ -66,6 +68,14 @@ static void *injector(void *arg)
         exit(1);
     }
     uint64_t next = now_ns();
+    if (l->phase_us >= 0) {
+        /* The kernel's tick is a fixed grid of CLOCK_MONOTONIC too: a burst
+         * grid at a chosen offset from it makes the scenario repeatable. */
+        uint64_t period = (uint64_t)l->period_us * 1000;
+        next = (next / period + 1) * period + (uint64_t)l->phase_us * 1000 % period;
+        struct timespec ts = { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) };
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    }
     while (!atomic_load_explicit(&l->stop, memory_order_relaxed)) {
         uint64_t end = next + (uint64_t)l->busy_us * 1000;
         while (now_ns() < end)
@@ -118,12 +128,12 @@ int main(int argc, char **argv)
     int threads = 2, inject_cpu = -1, corun_cpu = -1;
     bool do_pin = false, expect_pvsched = false;
     double seconds = 2.0;
-    long busy_us = 4000, period_us = 8000;
+    long busy_us = 4000, period_us = 8000, phase_us = -1;
     static const struct option opts[] = {
         { "threads", required_argument, NULL, 't' }, { "pin", no_argument, NULL, 'p' },
         { "seconds", required_argument, NULL, 's' }, { "inject", required_argument, NULL, 'i' },
         { "busy-us", required_argument, NULL, 'b' }, { "period-us", required_argument, NULL, 'P' },
-        { "corun", required_argument, NULL, 'c' },
+        { "corun", required_argument, NULL, 'c' }, { "phase-us", required_argument, NULL, 'f' },
         { "expect-pvsched", no_argument, NULL, 'e' }, { 0 },
     };
     int c;
@@ -136,6 +146,7 @@ int main(int argc, char **argv)
         case 'b': busy_us = atol(optarg); break;
         case 'P': period_us = atol(optarg); break;
         case 'c': corun_cpu = atoi(optarg); break;
+        case 'f': phase_us = atol(optarg); break;
         case 'e': expect_pvsched = true; break;
         default: return 2;
         }
@@ -156,7 +167,8 @@ int main(int argc, char **argv)
     static struct load inj, cor;
     pthread_t ti, tc;
     if (inject_cpu >= 0) {
-        inj = (struct load){ .cpu = inject_cpu, .busy_us = busy_us, .period_us = period_us };
+        inj = (struct load){ .cpu = inject_cpu, .busy_us = busy_us, .period_us = period_us,
+                             .phase_us = phase_us };
         pthread_create(&ti, NULL, injector, &inj);
     }
     if (corun_cpu >= 0) {

@@ -13,6 +13,14 @@ scenario, and in scenario (c) the co-runner's throughput.
   (c) 2 threads pinned one per CPU; a SCHED_FIFO phantom injector busy 4 ms of
       every 8 ms on CPU 0; a co-runner counting loop iterations on CPU 1
 
+In (c) the co-runner's share depends on where the bursts fall on the
+kernel's tick grid (with HZ=250 the tick period is half the injector period,
+and a burst that starts and ends near a tick leaves the scheduler no tick
+at which to hand the co-runner the CPU between bursts).  So every round of
+(c) runs each configuration at --phases burst offsets spread evenly over the
+period, and the co-runner figure is the mean over them (a stratified
+sample), with the per-phase ratios printed as well.
+
 Needs root (SCHED_FIFO, and pvomp-phantomd if none is running: a private one
 is started).  Usage: run.py --build <build-dir> [--rounds N] [--seconds S]"""
 
@@ -128,6 +136,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--scenarios", default="a,b,c")
+    ap.add_argument("--phases", type=int, default=8,
+                    help="(c): burst offsets per round, evenly spread over the 8 ms period")
     ap.add_argument("--quiet-wait", type=int, default=0,
                     help="before each round wait up to this many seconds for idle CPUs")
     args = ap.parse_args()
@@ -140,6 +150,7 @@ def main():
     sock, daemon = start_daemon(build)
     rng = random.Random(1)
     results = {}
+    by_phase = {}  # (phase index, runtime, policy) -> co-runner throughputs
     try:
         for sc, title, sargs in SCENARIOS:
             if sc not in args.scenarios.split(","):
@@ -150,17 +161,22 @@ def main():
                     (sc, rnd + 1, args.rounds, busy * 100))
                 order = CONFIGS[:]
                 rng.shuffle(order)
-                for rt, pol in order:
-                    t, co = run_one(exe, build, sock, rt, pol, sargs, args.seconds)
-                    results.setdefault((sc, rt, pol), []).append((t, co))
+                phases = range(args.phases) if sc == "c" else [None]
+                for k in phases:
+                    extra = [] if k is None else ["--phase-us", str(k * 8000 // args.phases)]
+                    for rt, pol in order:
+                        t, co = run_one(exe, build, sock, rt, pol, sargs + extra, args.seconds)
+                        results.setdefault((sc, rt, pol), []).append((t, co))
+                        if k is not None:
+                            by_phase.setdefault((k, rt, pol), []).append(co)
     finally:
         if daemon:
             daemon.send_signal(signal.SIGTERM)
             daemon.wait()
-    report(results, args)
+    report(results, by_phase, args)
 
 
-def report(results, args):
+def report(results, by_phase, args):
     verdicts = []
     for sc, title, _ in SCENARIOS:
         if sc not in args.scenarios.split(","):
@@ -168,10 +184,12 @@ def report(results, args):
         med = {}
         for rt, pol in CONFIGS:
             s = results[(sc, rt, pol)]
-            med[(rt, pol)] = (statistics.median(t for t, _ in s), statistics.median(c for _, c in s))
+            med[(rt, pol)] = (statistics.median(t for t, _ in s), statistics.mean(c for _, c in s))
         best = min(t for t, _ in med.values())
-        print("\nScenario (%s): %s   [median of %d runs of %g s]" % (sc, title, args.rounds,
-                                                                    args.seconds))
+        runs = args.rounds * (args.phases if sc == "c" else 1)
+        print("\nScenario (%s): %s   [median of %d runs of %g s%s]" %
+              (sc, title, runs, args.seconds,
+               "; co-runner: mean over %d burst phases" % args.phases if sc == "c" else ""))
         print("  %-8s %-8s %14s %8s" % ("runtime", "policy", "time/barrier", "x best") +
               ("   %14s" % "co-runner" if sc == "c" else ""))
         for rt, pol in CONFIGS:
@@ -180,6 +198,12 @@ def report(results, args):
             if sc == "c":
                 line += "   %9.1f M it/s" % (co / 1e6)
             print(line)
+        if sc == "c":
+            print("  co-runner, pvsched / pvomp default, per burst phase:")
+            for k in range(args.phases):
+                a = statistics.mean(by_phase[(k, "pvomp", "pvsched")])
+                b = statistics.mean(by_phase[(k, "pvomp", "default")])
+                print("    burst at +%4d us: %.2f x" % (k * 8000 // args.phases, a / b))
         pv = med[("pvomp", "pvsched")][0]
         ok = pv <= 1.1 * best
         verdicts.append("(%s) pvsched time/barrier %.2f x the best: %s" %
