@@ -171,17 +171,29 @@ static void task_queue(struct pv_team *team, struct pv_task *t)
     pv_barrier_tasks_changed(team);
 }
 
-void pv_task_pred_done(struct pv_task *t)
+bool pv_task_pred_release(struct pv_task *t)
 {
     /* Read before the decrement: a waiter may leave as soon as it sees 0. */
     bool waiter = (t->tflags & PV_TF_WAITER) != 0;
     struct pv_team *team = t->team;
     if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
-        return;
-    if (waiter)
+        return false;
+    if (waiter) {
         pv_task_notify_if_idle(team);
-    else
-        task_queue(team, t);
+        return false;
+    }
+    return true;
+}
+
+void pv_task_queue_ready(struct pv_task *t)
+{
+    task_queue(t->team, t);
+}
+
+void pv_task_pred_done(struct pv_task *t)
+{
+    if (pv_task_pred_release(t))
+        task_queue(t->team, t);
 }
 
 /* ------------------------------------------------------------ completion */
@@ -201,12 +213,21 @@ bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent)
 
 /* A deferred task is complete (body done, event fulfilled or cancelled).
  * With `keep`, the task keeps its own reference (a cancelled detached task
- * whose event may still be fulfilled later). */
-static void task_complete(struct pv_task *t, bool keep)
+ * whose event may still be fulfilled later).  With `handoff`, a successor
+ * that became ready is returned for this thread to run next instead of
+ * being queued: along a dependence chain the next link then runs where the
+ * last one ended, without a trip through the queue to another thread.  (It
+ * is a sibling of t, so whatever allowed this thread to run t allows it.) */
+static struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff)
 {
     struct pv_team *team = t->team;
-    if (t->ndeps)
-        pv_deps_release(t);
+    struct pv_task *next = NULL;
+    if (t->ndeps) {
+        if (handoff)
+            next = pv_deps_release_next(t);
+        else
+            pv_deps_release(t);
+    }
     struct pv_taskgroup *tg = t->taskgroup;
     if (tg && atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
         pv_task_notify_if_idle(team);
@@ -223,12 +244,15 @@ static void task_complete(struct pv_task *t, bool keep)
         pv_task_notify_if_idle(team);
     if (left == 0 && p->kind == PV_TASK_HEAP)
         task_free_chain(p);
-    /* Last: once task_count is 0 a barrier may end and the team be reused. */
+    /* Last: once task_count is 0 a barrier may end and the team be reused
+     * (not while a successor is handed over: it still counts). */
     if (atomic_fetch_sub_explicit(&team->task_count, 1, memory_order_seq_cst) == 1)
         pv_barrier_tasks_changed(team);
+    return next;
 }
 
-static void task_run(struct pv_thread *thr, struct pv_task *t)
+/* Run t; returns a successor handed over by its completion, or NULL. */
+static struct pv_task *task_run_one(struct pv_thread *thr, struct pv_task *t)
 {
     bool skip = pv_unlikely(pv_gicv.cancel_var) && !(t->tflags & PV_TF_COPIED) &&
                 (atomic_load_explicit(&t->team->cancelled, memory_order_relaxed) ||
@@ -251,19 +275,26 @@ static void task_run(struct pv_thread *thr, struct pv_task *t)
         if (skip) {
             /* Cancelled: complete now, but keep the block until the event
              * is fulfilled (the program still holds the handle). */
-            task_complete(t, true);
+            struct pv_task *next = task_complete(t, true, true);
             uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_COMPLETED,
                                                     memory_order_acq_rel);
             if (old & PV_DETACH_FULFILLED)
                 task_unref(t);
-            return;
+            return next;
         }
         uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_BODY_DONE,
                                                 memory_order_acq_rel);
         if (!(old & PV_DETACH_FULFILLED))
-            return; /* omp_fulfill_event completes it */
+            return NULL; /* omp_fulfill_event completes it */
     }
-    task_complete(t, false);
+    return task_complete(t, false, true);
+}
+
+static void task_run(struct pv_thread *thr, struct pv_task *t)
+{
+    do
+        t = task_run_one(thr, t);
+    while (t);
 }
 
 /* --------------------------------------------------------------- waiting */
@@ -879,5 +910,5 @@ PV_EXPORT void omp_fulfill_event(uintptr_t event)
         return;
     }
     if (old & PV_DETACH_BODY_DONE)
-        task_complete(t, false);
+        (void)task_complete(t, false, false); /* any thread may fulfil: queue */
 }

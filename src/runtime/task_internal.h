@@ -147,8 +147,14 @@ static inline void pv_task_notify_if_idle(struct pv_team *team)
     if (!ts || atomic_load_explicit(&ts->idle, memory_order_seq_cst) != 0)
         pv_task_notify(team);
 }
-/* A predecessor of t finished (task_depend.c calls it for each successor). */
+/* A predecessor of t finished.  Returns true when t became ready to run and
+ * the caller must run or queue it (a waiting undeferred task is notified
+ * instead). */
+bool pv_task_pred_release(struct pv_task *t);
+/* The same, queueing t when it became ready. */
 void pv_task_pred_done(struct pv_task *t);
+/* Queue a task whose predecessors are all done. */
+void pv_task_queue_ready(struct pv_task *t);
 /* The current task, creating the initial thread's task if needed. */
 struct pv_task *pv_task_current(void);
 
@@ -218,8 +224,12 @@ bool pv_deps_empty(struct pv_deps *d);
 /* Register t (child of parent, t->dnodes has room for pv_deps_count items)
  * in the parent's table; adds one to t->npred per unfinished predecessor. */
 void pv_deps_register(struct pv_task *parent, struct pv_task *t, void **depend);
-/* t completed: leave the table and release the successors. */
+/* t completed: leave the table and release the successors, queueing those
+ * that became ready. */
 void pv_deps_release(struct pv_task *t);
+/* The same, but one ready successor without priority is returned instead of
+ * queued, for the calling thread to run next. */
+struct pv_task *pv_deps_release_next(struct pv_task *t);
 
 /* --------------------------------------------------- task_reduction.c */
 /* Body of GOMP_taskgroup_reduction_register. */
