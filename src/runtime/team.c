@@ -324,6 +324,8 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     struct pv_icv *icv = pv_icv_get();
     unsigned bind = bind_policy(icv, flags);
     bool nested = thr->ts.team != NULL;
+    if (!nested)
+        pv_phantom_thread_start(); /* a program's own thread starting a team */
     struct pv_team *team = team_get(thr, n);
 
     team->nthreads = n;

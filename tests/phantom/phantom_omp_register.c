@@ -1,13 +1,29 @@
 /* OpenMP programs on pvsched register their team threads: the initial
  * thread when the runtime starts, each pool thread when it starts; a bigger
- * team registers only the new threads.  Without a daemon, pvsched warns once
+ * team registers only the new threads; a thread of the program registers
+ * when it starts its first team.  Without a daemon, pvsched warns once
  * and falls back to the default policy. */
 #include <omp.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "phtest.h"
 #include "pvomp_check.h"
+
+/* A thread the program created itself registers when it starts its first
+ * team (a team of one: no pool thread can account for the registration). */
+static void *user_thread_team(void *arg)
+{
+    ph_proc_t *p = (ph_proc_t *)(uintptr_t)arg;
+    unsigned long long before = p->registered;
+    unsigned long long inside = 0;
+#pragma omp parallel num_threads(1)
+    inside = p->registered;
+    printf("user thread's team: registered %llu -> %llu\n", before, inside);
+    return (void *)(uintptr_t)(inside == before + 1);
+}
 
 static int child_register(void)
 {
@@ -45,6 +61,12 @@ static int child_register(void)
            (unsigned long long)p->registered);
     CHECK(ok);
     CHECK(p->registered == 6);
+
+    pthread_t user;
+    void *registered_once = NULL;
+    CHECK(pthread_create(&user, NULL, user_thread_team, (void *)(uintptr_t)p) == 0);
+    CHECK(pthread_join(user, &registered_once) == 0);
+    CHECK(registered_once != NULL);
     return 0;
 }
 
