@@ -234,14 +234,20 @@ static inline int tid(void)
     return my_tid;
 }
 
+/* OMPT and trace events as for the 3.0 nest locks, with the same wait id
+ * (the lock's address). */
 __attribute__((visibility("default"))) void pv_init_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     memset(l, 0, sizeof *l);
+    if (pv_ompt_tool())
+        pv_ompt_lock_init(ompt_mutex_nest_lock, 0, l, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) void pv_destroy_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     (void)l;
+    if (pv_ompt_tool())
+        pv_ompt_lock_destroy(ompt_mutex_nest_lock, l, __builtin_return_address(0));
 }
 
 static bool nest25_try(struct pv_nest_lock_25 *l, int me, int *seen)
@@ -259,35 +265,58 @@ static bool nest25_try(struct pv_nest_lock_25 *l, int me, int *seen)
 __attribute__((visibility("default"))) void pv_set_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     int me = tid(), seen;
-    for (;;) {
-        if (nest25_try(l, me, &seen))
-            return;
-        if (seen == me) {
-            l->count++;
-            return;
-        }
+    trace_lock_enter(l);
+    /* Relaxed: only this thread ever stores `me`, so seeing it means we hold
+     * the lock; any other value means we do not. */
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
+        l->count++;
+        if (pv_ompt_tool())
+            pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
+    } else {
+        if (pv_ompt_tool())
+            pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
         /* The owner word holds a thread id, with no room for a sleeper mark:
          * every unlock wakes one waiter. */
-        pv_wait_word((_Atomic uint32_t *)&l->owner, (uint32_t)seen);
+        while (!nest25_try(l, me, &seen))
+            pv_wait_word((_Atomic uint32_t *)&l->owner, (uint32_t)seen);
+        if (pv_ompt_tool())
+            pv_ompt_mutex_acquired(ompt_mutex_nest_lock, l, __builtin_return_address(0));
     }
+    trace_lock_acquired(l);
 }
 
 __attribute__((visibility("default"))) void pv_unset_nest_lock_25(struct pv_nest_lock_25 *l)
 {
+    trace_lock_release(l);
     if (--l->count == 0) {
         atomic_store_explicit(&l->owner, 0, memory_order_release);
         pv_wake_word((_Atomic uint32_t *)&l->owner, 1);
+        if (pv_ompt_tool())
+            pv_ompt_mutex_released(ompt_mutex_nest_lock, l, __builtin_return_address(0));
+    } else if (pv_ompt_tool()) {
+        pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
     }
 }
 
 __attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     int me = tid(), seen;
-    if (nest25_try(l, me, &seen))
-        return 1;
-    if (seen == me)
-        return ++l->count;
-    return 0;
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
+        int count = ++l->count;
+        if (pv_ompt_tool())
+            pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
+        return count;
+    }
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
+    if (!nest25_try(l, me, &seen)) {
+        if (pv_ompt_tool())
+            pv_ompt_mutex_failed();
+        return 0;
+    }
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
+    return 1;
 }
 
 PV_LOCK_SYMVER(pv_init_lock, omp_init_lock);
