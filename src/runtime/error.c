@@ -3,7 +3,14 @@
  * `msg` is the message clause (NULL without one), `msglen` its length, or
  * (size_t)-1 when it is NUL-terminated.  A warning prints and continues; a
  * fatal error prints and ends the program with exit status 1 (exit(), so
- * that stdio buffers are flushed, as libgomp does). */
+ * that stdio buffers are flushed, as libgomp does).
+ *
+ * The message text is libgomp's, byte for byte, prefix included: programs and
+ * test suites (GCC's error-1.c) match it.  On stderr:
+ *   "\nlibgomp: error directive encountered[: MSG]\n"              (warning)
+ *   "\nlibgomp: fatal error: error directive encountered[: MSG]\n" (fatal)
+ * pvomp's own diagnostics keep their "pvomp: " prefix; only these directive
+ * messages, which the program asked for, speak as libgomp. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +20,7 @@
 static void say(const char *prefix, const char *msg, size_t msglen)
 {
     flockfile(stderr);
-    fputs("pvomp: ", stderr);
+    fputs("\nlibgomp: ", stderr);
     fputs(prefix, stderr);
     fputs("error directive encountered", stderr);
     if (msg) {

@@ -123,9 +123,12 @@ int main(int argc, char **argv)
     st = run_child(argv[0], "warning", out, sizeof out, err, sizeof err);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     CHECK(count(err, "pvomp-test-warning-1") == 1 && strstr(out, "after warning"));
+    /* libgomp's wording and prefix (GCC's testsuite matches them). */
+    CHECK(strcmp(err, "\nlibgomp: error directive encountered: pvomp-test-warning-1\n") == 0);
 
     st = run_child(argv[0], "warning-nomsg", out, sizeof out, err, sizeof err);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(out, "after warning"));
+    CHECK(strcmp(err, "\nlibgomp: error directive encountered\n") == 0);
 
     st = run_child(argv[0], "warning-parallel", out, sizeof out, err, sizeof err);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -137,6 +140,7 @@ int main(int argc, char **argv)
 
     st = run_child(argv[0], "fatal", out, sizeof out, err, sizeof err);
     CHECK(failed(st) && count(err, "pvomp-test-fatal") == 1 && !strstr(out, "after fatal"));
+    CHECK(strcmp(err, "\nlibgomp: fatal error: error directive encountered: pvomp-test-fatal\n") == 0);
 
     st = run_child(argv[0], "default", out, sizeof out, err, sizeof err);
     CHECK(failed(st) && count(err, "pvomp-test-default") == 1 && !strstr(out, "after fatal"));
