@@ -5,8 +5,10 @@ Each test is compiled once by the system gcc -fopenmp (it links against the
 system libgomp's ABI, as any user program does), run once on the system
 libgomp (the baseline, cached), and run on the runtime in <lib-dir> through
 LD_LIBRARY_PATH.  Every pvomp run must prove, through the dynamic loader's own
-log, that libgomp.so.1 came from <lib-dir>.  Prints one line per test and then
-"N passed, N failed, N skipped"; exits 1 if any test failed.
+log, that libgomp.so.1 came from <lib-dir>.  Tests listed in known-failures
+(next to this file) fail by design: they report XFAIL when they fail as
+expected, XPASS (a failure) when they pass.  Prints one line per test and then
+"N passed, N failed, N xfailed, N skipped"; exits 1 if any test failed.
 See docs/testsuite.md."""
 
 import argparse
@@ -29,6 +31,7 @@ import features  # noqa: E402
 TEST_DIRS = ["libgomp.c", "libgomp.c-c++-common"]
 SYSTEM_LIBGOMP = "/usr/lib/x86_64-linux-gnu/libgomp.so.1"
 CATEGORIES = ("tasks", "target")
+KNOWN_FAILURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "known-failures")
 
 
 def fatal(msg):
@@ -55,6 +58,42 @@ def file_sig(path):
 def sh(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, errors="replace", **kw)
+
+
+def read_known_failures(path):
+    """{test name: (compiled failure regexp, why)} from the known-failures file:
+    one test per line, "name | regexp the FAIL reason must match | why"."""
+    known = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = [x.strip() for x in line.split(" | ")]
+            if len(fields) != 3 or not all(fields):
+                fatal("%s:%d: expected 'name | failure regexp | why'" % (path, n))
+            try:
+                known[fields[0]] = (re.compile(fields[1]), fields[2])
+            except re.error as e:
+                fatal("%s:%d: bad regexp: %s" % (path, n, e))
+    return known
+
+
+def apply_known_failure(known, name, verdict, why):
+    """A known failure's verdict: XFAIL if it failed the expected way, XPASS
+    (which counts as a failure) if it passed; other results are unchanged."""
+    entry = known.get(name.split("@", 1)[0])
+    if not entry:
+        return verdict, why
+    rx, reason = entry
+    if verdict == "PASS":
+        return "XPASS", "known failure passed (%s); remove it from %s" % (
+            reason[:60], os.path.basename(KNOWN_FAILURES))
+    if verdict == "FAIL":
+        if rx.search(why):
+            return "XFAIL", reason
+        return "FAIL", "%s (known failure, but expected /%s/)" % (why, rx.pattern)
+    return verdict, why
 
 
 # --- Running one program ----------------------------------------------------
@@ -124,6 +163,7 @@ class Runner:
         self.include = [self.src, self.cfgdir]
         self.baseline_path = os.path.join(self.cache, "baseline.json")
         self.lock = threading.Lock()
+        self.known = {}                      # set in setup() for pvomp only
         try:
             with open(self.baseline_path) as f:
                 self.baseline = json.load(f)
@@ -152,6 +192,8 @@ class Runner:
                 fatal("%s does not export pvomp_version: it is not pvomp" % self.lib_gomp)
             print("testsuite: WARNING: %s is not pvomp (--allow-foreign-runtime)" % self.lib_gomp,
                   flush=True)
+        else:       # pvomp's known failures; another runtime is judged plainly
+            self.known = read_known_failures(KNOWN_FAILURES)
         self.probe()
 
     def probe(self):
@@ -203,7 +245,8 @@ class Runner:
         if verdict:
             return [(name, verdict, why)]
         exe, work, timeout = why
-        results = [(name,) + self.check(t, name, exe, work, timeout)]
+        results = [(name,) + apply_known_failure(self.known, name,
+                                                 *self.check(t, name, exe, work, timeout))]
         for n in self.args.threads:
             vname = "%s@%d" % (name, n)
             if "OMP_NUM_THREADS" in t.env:
@@ -211,7 +254,8 @@ class Runner:
                 continue
             tv = copy.copy(t)
             tv.env = dict(t.env, OMP_NUM_THREADS=str(n))
-            results.append((vname,) + self.check(tv, vname, exe, work, timeout))
+            results.append((vname,) + apply_known_failure(self.known, vname,
+                                                          *self.check(tv, vname, exe, work, timeout)))
         return results
 
     def prepare(self, t, name, path):
@@ -440,7 +484,12 @@ def main():
     r = Runner(args)
     r.setup()
     tests = r.tests()
-    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    if not args.filter:
+        names = set(n for n, _ in tests)
+        for n in sorted(set(r.known) - names):
+            print("testsuite: WARNING: %s lists %s, which is not a test" % (
+                os.path.basename(KNOWN_FAILURES), n), flush=True)
+    counts = {"PASS": 0, "FAIL": 0, "XFAIL": 0, "XPASS": 0, "SKIP": 0}
     results = [None] * len(tests)
     printed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -457,8 +506,10 @@ def main():
                     print("%s %s%s" % (verdict, disp, " [%s]" % why if why else ""), flush=True)
                 printed += 1
     r.save_baseline()
-    print("%d passed, %d failed, %d skipped" % (counts["PASS"], counts["FAIL"], counts["SKIP"]), flush=True)
-    return 1 if counts["FAIL"] else 0
+    failed = counts["FAIL"] + counts["XPASS"]          # an unexpected pass is a failure
+    print("%d passed, %d failed, %d xfailed, %d skipped" % (
+        counts["PASS"], failed, counts["XFAIL"], counts["SKIP"]), flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
