@@ -8,8 +8,8 @@ bash "$here/scripts/setup.sh" "$build" || exit 1
 
 status=0
 (cd "$build" && ctest --output-on-failure -j2 --timeout 600) || status=1
-# Tasks are implemented: their testsuite tests run too.  Target tests join
-# when PVOMP_TESTSUITE_WITH says so (see docs/testsuite.md).
-PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks} \
+# Tasks and target constructs are implemented: their testsuite tests run
+# too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md).
+PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target} \
   bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
 exit $status
