@@ -10,6 +10,7 @@
 #include "runtime/internal.h"
 #include "target/events.h"
 #include "target/mapint.h"
+#include "trace/trace.h"
 
 /* -1: invalid, 0: the initial device, 1: device *d. */
 static int which(int num, struct pv_device **d)
@@ -26,6 +27,8 @@ PV_EXPORT void *omp_target_alloc(size_t size, int device_num)
     int w = which(device_num, &d);
     if (w < 0)
         return NULL;
+    if (w == 1)
+        trace_target_data(PV_TK_ALLOC, d->num, size);
     void *p = malloc(size ? size : 1);
     if (w == 1 && p && pv_ev_on()) {
         struct pv_op op;
@@ -41,6 +44,8 @@ PV_EXPORT void omp_target_free(void *device_ptr, int device_num)
     struct pv_device *d = NULL;
     if (!device_ptr || which(device_num, &d) < 0)
         return;
+    if (d)
+        trace_target_data(PV_TK_FREE, d->num, 0);   /* (the size is not known) */
     if (d && pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_delete, device_ptr, d->num, NULL, d->num, 0,

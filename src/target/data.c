@@ -7,6 +7,7 @@
 #include "runtime/internal.h"
 #include "target/events.h"
 #include "target/target.h"
+#include "trace/trace.h"
 
 static PV_TLS struct pv_mapped *data_stack;
 
@@ -47,6 +48,8 @@ void pv_target_data_op(int op, struct pv_device *d, const struct pv_maplist *l, 
     (void)flags;
     struct pv_tctx c;
     bool ev = pv_ev_on();
+    unsigned tk = op == PV_TT_UPDATE ? PV_TK_UPDATE : op == PV_TT_ENTER ? PV_TK_ENTER : PV_TK_EXIT;
+    trace_target_begin(tk, ev_device(d));
     if (ev)
         pv_ev_target_begin(&c, op_kind(op, nowait), ev_device(d), codeptr);
     if (d) {
@@ -59,6 +62,7 @@ void pv_target_data_op(int op, struct pv_device *d, const struct pv_maplist *l, 
     }
     if (ev)
         pv_ev_target_end(&c);
+    trace_target_end(tk, ev_device(d));
 }
 
 /* Runs op now, or as a target task when it has dependences. */
@@ -78,6 +82,8 @@ static void data_begin(int device, const struct pv_maplist *l, const void *codep
     struct pv_device *d = pv_target_resolve(device);
     struct pv_tctx c;
     bool ev = pv_ev_on();
+    /* The flight log shows the whole region: target_end at GOMP_target_end_data. */
+    trace_target_begin(PV_TK_DATA, ev_device(d));
     if (ev)
         pv_ev_target_begin(&c, ompt_target_enter_data, ev_device(d), codeptr);
     struct pv_mapped *h = d ? pv_map_enter(d, l, PV_MAP_DATA) : pv_calloc(1, sizeof *h);
@@ -110,12 +116,13 @@ PV_EXPORT void GOMP_target_end_data(void)
         return;
     struct pv_tctx c;
     bool ev = pv_ev_on();
+    int devnum = ev_device(h->dev);   /* pv_map_exit frees h */
     if (ev)
-        pv_ev_target_begin(&c, ompt_target_exit_data, ev_device(h->dev),
-                           __builtin_return_address(0));
+        pv_ev_target_begin(&c, ompt_target_exit_data, devnum, __builtin_return_address(0));
     pv_map_exit(h);
     if (ev)
         pv_ev_target_end(&c);
+    trace_target_end(PV_TK_DATA, devnum);
 }
 
 PV_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,

@@ -19,6 +19,7 @@
 #include "runtime/internal.h"
 #include "target/events.h"
 #include "target/target.h"
+#include "trace/trace.h"
 
 PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                          long arg_size, long arg_align, bool if_clause, unsigned flags,
@@ -111,9 +112,10 @@ static void run_target(struct pv_device *d, void (*fn)(void *), const struct pv_
 {
     struct pv_tctx c;
     bool ev = pv_ev_on();
+    int devnum = d ? d->num : pv_target_num_devices();
+    trace_target_begin(PV_TK_REGION, devnum);
     if (ev)
-        pv_ev_target_begin(&c, nowait ? ompt_target_nowait : ompt_target,
-                           d ? d->num : pv_target_num_devices(), codeptr);
+        pv_ev_target_begin(&c, nowait ? ompt_target_nowait : ompt_target, devnum, codeptr);
     if (!d) {
         run_on_host(fn, l, a);
     } else {
@@ -129,6 +131,7 @@ static void run_target(struct pv_device *d, void (*fn)(void *), const struct pv_
     }
     if (ev)
         pv_ev_target_end(&c);
+    trace_target_end(PV_TK_REGION, devnum);
 }
 
 /* ------------------------------------------------------------ target tasks */

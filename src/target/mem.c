@@ -1,5 +1,6 @@
 /* Device memory of the host device: separate heap blocks, and copies.
- * Every allocation, transfer and release is an OMPT data operation.
+ * Every allocation, transfer and release is an OMPT data operation and a
+ * target_data event of the flight log (emitted before the operation).
  *
  * A device copy of a host object is placed at the same address modulo
  * PV_DEV_ALIGN (or the object's alignment, if larger), so that the
@@ -12,6 +13,7 @@
 #include "runtime/internal.h"
 #include "target/events.h"
 #include "target/target.h"
+#include "trace/trace.h"
 
 #define PV_DEV_ALIGN 64u
 
@@ -26,6 +28,7 @@ void *pv_dev_alloc(struct pv_device *d, size_t size, uintptr_t host_like, size_t
     size_t a = align > PV_DEV_ALIGN ? align : PV_DEV_ALIGN;
     if (a & (a - 1))
         a = PV_DEV_ALIGN;
+    trace_target_data(PV_TK_ALLOC, d->num, size);
     char *block = malloc(size + a);
     if (!block)
         pv_fatal("device %d: out of memory allocating %zu bytes", d->num, size);
@@ -43,6 +46,7 @@ void *pv_dev_alloc(struct pv_device *d, size_t size, uintptr_t host_like, size_t
 
 void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size)
 {
+    trace_target_data(PV_TK_FREE, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_delete, dev_addr, d->num, NULL, d->num, size,
@@ -56,6 +60,7 @@ void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size)
 
 void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size)
 {
+    trace_target_data(PV_TK_TO, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_transfer_to_device, (void *)host, host_dev(),
@@ -69,6 +74,7 @@ void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size)
 
 void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size)
 {
+    trace_target_data(PV_TK_FROM, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_transfer_from_device, (void *)dev, d->num,
@@ -85,6 +91,11 @@ void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size)
 void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t size)
 {
     int host = host_dev();
+    if (dst_dev != host || src_dev != host)
+        trace_target_data(src_dev == host   ? PV_TK_TO
+                          : dst_dev == host ? PV_TK_FROM
+                                            : PV_TK_DEV_TO_DEV,
+                          src_dev == host ? dst_dev : src_dev, size);
     if (!pv_ev_on() || (dst_dev == host && src_dev == host)) {
         memcpy(dst, src, size);
         return;
