@@ -1,5 +1,6 @@
-/* Task events: task_create, dependences, task_schedule, taskwait and
- * taskgroup regions, taskloop; plus cancel and error.
+/* Task events: task_create, dependences, task_schedule, taskwait (with
+ * and without depend) and taskgroup regions, taskloop; plus cancel and
+ * error.
  *
  * Every task is tied and runs to its end on one thread, so a task's
  * schedule events come in pairs: the encountering (or waiting) task
@@ -70,22 +71,14 @@ static void dependences_event(struct pv_ompt_task *o, void **depend, size_t n)
         free(deps);
 }
 
-void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags, void **depend)
+/* t is announced with `flags`: task_create, and dependences when `depend`
+ * names some.  The codeptr and frame come from PV_OMPT_ENTRY of the call. */
+static void announce(struct pv_task *t, int flags, void **depend)
 {
-    pv_ompt_enter();
     struct pv_ompt_thread *me = &pv_ompt_thr;
     struct pv_ompt_task *o = &t->ompt;
     struct pv_ompt_task *enc = pv_ompt_task_of(t->parent);
     memset(o, 0, sizeof *o);
-    int flags = ompt_task_explicit;
-    if (undeferred)
-        flags |= ompt_task_undeferred;
-    if (gomp_flags & GOMP_UNTIED)
-        flags |= ompt_task_untied;
-    if (t->final)
-        flags |= ompt_task_final;
-    if (gomp_flags & GOMP_MERGEABLE)
-        flags |= ompt_task_mergeable;
     o->flags = flags;
     o->parallel = pv_ompt_cur_parallel();
     o->thread_num = (int)pv_thr.ts.team_id;
@@ -108,13 +101,48 @@ void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags
         dependences_event(o, depend, ndeps);
 }
 
+void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags, void **depend)
+{
+    pv_ompt_enter();
+    int flags = ompt_task_explicit;
+    if (undeferred)
+        flags |= ompt_task_undeferred;
+    if (gomp_flags & GOMP_UNTIED)
+        flags |= ompt_task_untied;
+    if (t->final)
+        flags |= ompt_task_final;
+    if (gomp_flags & GOMP_MERGEABLE)
+        flags |= ompt_task_mergeable;
+    announce(t, flags, depend);
+}
+
+/* OpenMP 5.1 (2.19.5): a taskwait with depend clauses is an empty,
+ * mergeable, included task with those dependences.  Its taskwait-init
+ * event is the task_create of that task, flagged ompt_task_taskwait (and
+ * undeferred: gcc 12 has no `nowait` on taskwait); the thread then waits at
+ * the taskwait.  The sync_region events are for taskwait without depend. */
+void pv_ompt_taskwait_init(struct pv_task *w, void **depend)
+{
+    pv_ompt_enter();
+    announce(w, ompt_task_taskwait | ompt_task_undeferred | ompt_task_mergeable, depend);
+    pv_ompt_set_state(ompt_state_wait_taskwait, NULL);
+}
+
+/* The taskwait-complete event: w's predecessors are done.  The empty task
+ * is never switched to; next_task_data is the encountering task, which
+ * continues (LLVM's runtime passes NULL there, and LLVM 14's Archer, which
+ * does not know ompt_taskwait_complete, dereferences it). */
+void pv_ompt_taskwait_complete(struct pv_task *w)
+{
+    pv_ompt_enter();
+    pv_ompt_set_state(pv_ompt_work_state(), NULL);
+    if (pv_ompt_on(task_schedule))
+        pv_ompt_cb(task_schedule)(&w->ompt.data, ompt_taskwait_complete,
+                                  &pv_ompt_task_of(w->parent)->data);
+}
+
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
 {
-    /* The empty stand-in task of a taskwait with depend is no task the
-     * tool was told about. */
-    if ((sink->kind == PV_TASK_STACK && (sink->tflags & PV_TF_WAITER)) ||
-        (src->kind == PV_TASK_STACK && (src->tflags & PV_TF_WAITER)))
-        return;
     if (pv_ompt_on(task_dependence))
         pv_ompt_cb(task_dependence)(&src->ompt.data, &sink->ompt.data);
 }

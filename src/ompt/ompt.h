@@ -160,6 +160,12 @@ void pv_ompt_nest_lock(int endpoint, const void *wait_id, const void *codeptr);
 /* --------------------------------------------------------------- tasks */
 /* t is initialised, not yet visible: task_create (and dependences). */
 void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags, void **depend);
+/* GOMP_taskwait_depend: w, the taskwait's empty stand-in task, is initialised
+ * and its dependences not yet registered: task_create (ompt_task_taskwait)
+ * and dependences, then the thread waits; w's predecessors are done:
+ * task_schedule with ompt_taskwait_complete. */
+void pv_ompt_taskwait_init(struct pv_task *w, void **depend);
+void pv_ompt_taskwait_complete(struct pv_task *w);
 /* Dependence registration found that `sink` waits for `src` (siblings). */
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);

@@ -782,18 +782,22 @@ PV_EXPORT void GOMP_taskwait(void)
 }
 
 /* taskwait with depend: as if an included, empty task with those
- * dependences ran here. */
+ * dependences ran here.  With no sibling dependences recorded there is
+ * nothing to wait for; a tool still sees the task (its create and
+ * completion). */
 PV_EXPORT void GOMP_taskwait_depend(void **depend)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
     struct pv_task *parent = thr->task;
-    if (!team || !parent || pv_deps_empty(parent->deps))
+    bool may_wait = team && parent && !pv_deps_empty(parent->deps);
+    if (!may_wait && !pv_ompt_tool())
         return;
-    if (pv_unlikely(pv_gicv.cancel_var) && pv_task_creation_cancelled(team, parent))
+    if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
-    size_t ndeps = pv_deps_count(depend);
-    struct pv_dep_node stack_nodes[ndeps <= 16 ? ndeps : 1];
+    PV_OMPT_ENTRY();
+    size_t ndeps = may_wait ? pv_deps_count(depend) : 0;
+    struct pv_dep_node stack_nodes[ndeps <= 16 && ndeps ? ndeps : 1];
     struct pv_dep_node *nodes = ndeps <= 16 ? stack_nodes : pv_malloc(ndeps * sizeof *nodes);
     struct pv_task_args a = {.flags = PV_GTF_DEPEND};
     struct pv_task w;
@@ -801,9 +805,15 @@ PV_EXPORT void GOMP_taskwait_depend(void **depend)
     w.kind = PV_TASK_STACK;
     w.tflags = PV_TF_WAITER | PV_TF_UNDEFERRED;
     w.dnodes = nodes;
-    pv_deps_register(parent, &w, depend);
-    if (atomic_fetch_sub_explicit(&w.npred, 1, memory_order_seq_cst) != 1)
-        wait_until(team, parent, preds_done, &w);
+    if (pv_ompt_tool())
+        pv_ompt_taskwait_init(&w, depend);
+    if (may_wait) {
+        pv_deps_register(parent, &w, depend);
+        if (atomic_fetch_sub_explicit(&w.npred, 1, memory_order_seq_cst) != 1)
+            wait_until(team, parent, preds_done, &w);
+    }
+    if (pv_ompt_tool())
+        pv_ompt_taskwait_complete(&w);
     if (w.ndeps)
         pv_deps_release(&w);
     if (nodes != stack_nodes)

@@ -3,10 +3,11 @@
  * implicit ones of worksharing), single and copyprivate, master with a
  * barrier, critical (unnamed, named), atomic through the runtime's lock,
  * locks and nested locks, ordered, reductions, sections, tasks with
- * taskwait, taskgroup and dependences, and nested parallelism.  Built with
- * -fsanitize=thread and run with Archer loaded through OMP_TOOL_LIBRARIES:
- * ThreadSanitizer must stay silent (on the system libgomp, which has no
- * OMPT, it reports races here).  Plain (non-atomic) shared accesses only. */
+ * taskwait, taskgroup and dependences, taskwait with depend, and nested
+ * parallelism.  Built with -fsanitize=thread and run with Archer loaded
+ * through OMP_TOOL_LIBRARIES: ThreadSanitizer must stay silent (on the
+ * system libgomp, which has no OMPT, it reports races here).  Plain
+ * (non-atomic) shared accesses only. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,10 @@ int main(void)
                 abort();
         }
 #pragma omp taskwait
+        /* A taskwait with depend (after the plain one, so that the order
+         * does not rest on it): Archer gets its events (a task of type
+         * taskwait, then ompt_taskwait_complete) and must cope. */
+#pragma omp taskwait depend(in : chain)
     }
 
     /* Nested parallelism. */
