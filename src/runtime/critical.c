@@ -51,17 +51,21 @@ PV_EXPORT void GOMP_critical_name_end(void **pptr)
         pv_ompt_mutex_released(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
 }
 
+/* The atomic fallback lock is traced as a critical section on its own lock. */
 PV_EXPORT void GOMP_atomic_start(void)
 {
+    trace_critical_enter(&atomic_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
     pv_mutex_lock(&atomic_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
+    trace_critical_acquired(&atomic_lock);
 }
 
 PV_EXPORT void GOMP_atomic_end(void)
 {
+    trace_critical_release(&atomic_lock);
     pv_mutex_unlock(&atomic_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_released(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));

@@ -131,6 +131,8 @@ __attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
         else
             pv_ompt_mutex_failed();
     }
+    if (got)
+        trace_lock_acquired(w); /* a successful test is an acquisition (no wait) */
     return got;
 }
 
@@ -206,6 +208,7 @@ __attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_l
         int count = ++l->count;
         if (pv_ompt_tool())
             pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
+        trace_lock_acquired(l);
         return count;
     }
     if (pv_ompt_tool())
@@ -219,6 +222,7 @@ __attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_l
     l->count = 1;
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
+    trace_lock_acquired(l);
     return 1;
 }
 

@@ -14,9 +14,12 @@ static inline unsigned sections_take(struct pv_ws *ws)
 {
     /* Relaxed: only divides work (see iter.c). */
     pv_ull s0 = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
-    if (pv_ompt_tool() && s0 < ws->n)
+    if (s0 >= ws->n)
+        return 0;
+    if (pv_ompt_tool())
         pv_ompt_dispatch_section((unsigned)s0 + 1);
-    return s0 < ws->n ? (unsigned)s0 + 1 : 0;
+    trace_section((unsigned)s0 + 1);
+    return (unsigned)s0 + 1;
 }
 
 static struct pv_ws *sections_enter(unsigned count, void **mem)

@@ -91,8 +91,9 @@ static inline void pv_trace_commit(void)
 }
 
 /* observe.c: report the phantom count a thread just read; a change of the
- * process-wide value is recorded as phantom_change (avg_fp and seq 0: the
- * waiter only sees the count).  Costs one flag test when the event is off. */
+ * process-wide value is recorded as phantom_change, with the average and
+ * sequence number read from the phantom page then (0 without a page).  Costs
+ * one flag test when the event is off. */
 void pv_trace_phantom_observed(uint32_t phantoms) PV_TRACE_HIDDEN;
 #define pv_trace_phantom_observe(n)                                               \
     do {                                                                          \

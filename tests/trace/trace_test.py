@@ -561,10 +561,43 @@ def test_runtime():
     want("parallel_end", regions)
     want("implicit_task_begin", regions * n)
     want("implicit_task_end", regions * n)
-    want("critical_acquired", gen["critical"])
-    want("critical_release", gen["critical"])
-    want("lock_acquired", gen["lock"])
-    want("lock_release", gen["lock"])
+    # Critical sections: the unnamed critical's lock and the atomic fallback
+    # lock (GOMP_atomic_start/end), each under its own address.
+    want("critical_acquired", gen["critical"] + gen["atomic"])
+    want("critical_release", gen["critical"] + gen["atomic"])
+    by_addr = {}
+    for r in recs:
+        if r[0] == "critical_acquired":
+            by_addr[r[3]["lock"]] = by_addr.get(r[3]["lock"], 0) + 1
+    check(sorted(by_addr.values()) == sorted([gen["critical"], gen["atomic"]]),
+          "critical sections by lock %r, wanted one lock %d times (critical) and one %d "
+          "times (atomic)" % (by_addr, gen["critical"], gen["atomic"]))
+    # Locks: omp_set_lock and successful omp_test_lock on the simple lock;
+    # set and nested test on the nest lock (every level).
+    want("lock_acquired", gen["lock"] + gen["nest_lock"])
+    want("lock_release", gen["lock"] + gen["nest_lock"])
+    by_addr = {}
+    for r in recs:
+        if r[0] == "lock_acquired":
+            by_addr[r[3]["lock"]] = by_addr.get(r[3]["lock"], 0) + 1
+    check(sorted(by_addr.values()) == sorted([gen["lock"], gen["nest_lock"]]),
+          "lock acquisitions by lock %r, wanted %d and %d" % (by_addr, gen["lock"], gen["nest_lock"]))
+    # A successful test does not wait: no lock_enter before its lock_acquired.
+    last = {}
+    unasked = 0
+    for name, _, tid, args in recs:
+        if name == "lock_acquired" and last.get(tid) != ("lock_enter", args["lock"]):
+            unasked += 1
+        if name.startswith("lock_"):
+            last[tid] = (name, args["lock"])
+    check(unasked >= gen["lock"] // 2, "%d acquisitions without lock_enter, wanted at least the "
+          "%d successful omp_test_lock calls" % (unasked, gen["lock"] // 2))
+    # Sections: every section of every construct handed out exactly once.
+    secs = [r[3]["section"] for r in recs if r[0] == "section"]
+    nsec = gen["section_count"]
+    check(sorted(secs) == sorted(list(range(1, nsec + 1)) * gen["sections"]),
+          "section events %r, wanted sections 1..%d %d times each"
+          % (sorted(secs)[:12], nsec, gen["sections"]))
     want("single", regions * n)
     check(sum(1 for r in recs if r[0] == "single" and r[3]["executed"]) == gen["single"],
           "single: executed=1 once per construct")
@@ -602,6 +635,103 @@ def test_runtime():
     check(re.search(r"parallel regions", st), "stats finds no parallel region:\n" + st)
     run_reader("timeline", "--html", "-o", os.path.join(TMP, "rt.html"), log)
     print("runtime: %d records, every construct traced" % len(recs))
+
+
+def fake_phantomd(sock_path, npages=128):
+    """Plays pvomp-phantomd for one client: accepts one request, creates the
+    phantom map (a memfd), claims the client's page and sends the map.
+    Returns (thread, holder) where holder["page"] becomes a writable mmap of
+    the client's page once the client is served."""
+    import mmap
+    import socket
+    import threading
+    page_size = 4096
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(sock_path)
+    srv.listen(1)
+    srv.settimeout(30)
+    holder = {}
+
+    def serve():
+        try:
+            conn, _ = srv.accept()
+        except OSError as e:
+            holder["error"] = str(e)
+            return
+        with conn:
+            want = 16 + 4096
+            req = b""
+            while len(req) < want:
+                b = conn.recv(want - len(req))
+                if not b:
+                    break
+                req += b
+            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+            pid = struct.unpack("3i", creds)[0]
+            fd = os.memfd_create("fake-phantom", 0)
+            os.ftruncate(fd, npages * page_size)
+            m = mmap.mmap(fd, npages * page_size)
+            magic, version = 0x70766f6d, 1
+            struct.pack_into("<IHHII", m, 0, magic, version, 1, npages, 2)
+            home = 1 + pid % (npages - 1)
+            base = home * page_size
+            struct.pack_into("<IHHIIQ", m, base, magic, version, 2, pid, 2, 2)
+            holder["map"], holder["base"] = m, base
+            holder["ready"].set()
+            rep = struct.pack("<iIII", 0, version, npages, 0) + b"\0" * 240
+            conn.sendmsg([rep], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", fd))])
+            os.close(fd)
+        srv.close()
+
+    holder["ready"] = threading.Event()
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return t, holder
+
+
+def set_phantom_page(holder, phantoms, avg, seq):
+    """The process page's hot line: phantoms, thread/vcpu phantoms, avg, seq."""
+    m, base = holder["map"], holder["base"]
+    struct.pack_into("<IIII", m, base + 64, phantoms, phantoms, 0, avg)
+    struct.pack_into("<Q", m, base + 80, seq)
+
+
+def test_phantom():
+    """phantom_change records the count a waiter saw, with the average and
+    sequence number of the phantom page (tp_phantom under pvsched, against a
+    fake pvomp-phantomd whose page the test writes between phases)."""
+    log = os.path.join(TMP, "ph.log")
+    sock = os.path.join(TMP, "phantomd.sock")
+    _, holder = fake_phantomd(sock)
+    # The page for each phase: (phantoms, avg in 16.16, seq).
+    phases = [(2, 0x18000, 7), (0, 0x4000, 8), (3, 0x2c000, 11)]
+    env = trace_env(log, PVOMP_TRACE_EVENTS="*", GOMP_WAIT_POLICY="pvsched", GOMP_SPINCOUNT="0",
+                    PVOMP_PHANTOMD_SOCKET=sock, OMP_NUM_THREADS=2)
+    p = subprocess.Popen([os.path.join(A.build, "tp_phantom"), str(len(phases))], env=env,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        for i, ph in enumerate(phases):
+            line = p.stdout.readline()
+            check(line == "phase %d\n" % i, "tp_phantom said %r (stderr: %s)"
+                  % (line, p.stderr.read() if not line else ""))
+            check(holder["ready"].is_set(), "tp_phantom did not ask for the phantom map")
+            set_phantom_page(holder, *ph)
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    check(p.returncode == 0 and "done" in out, "tp_phantom failed (%d):\n%s" % (p.returncode, err))
+    check("pvsched" not in err, "pvsched did not start: " + err)
+    recs, _ = dump(log)
+    got = [(r[3]["phantoms"], r[3]["avg_fp"], r[3]["seq"]) for r in recs if r[0] == "phantom_change"]
+    check(got == phases, "phantom_change records %r, wanted %r" % (got, phases))
+    st = run_reader("stats", log).stdout.decode()
+    check(re.search(r"phantom episodes: 2,.* at most 3 phantom", st),
+          "stats does not see the two episodes:\n" + st)
+    print("phantom: %d phantom_change records with the page's average and sequence" % len(got))
 
 
 def main():
