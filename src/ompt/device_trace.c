@@ -150,18 +150,35 @@ static void deliver(struct dt *d, struct dt_buf *b)
     free(b);
 }
 
+/* A flush is done when its marker is passed and no buffer_complete call is
+ * still running: a flush_trace made from inside buffer_complete passes the
+ * markers of earlier flushes while the buffer being completed (queued before
+ * them) is not delivered yet, so such markers are published only when the
+ * outermost delivery returns.  Caller holds qlock. */
+static void pass_marker(struct dt *d, uint64_t marker)
+{
+    if (marker > d->passed_marker)
+        d->passed_marker = marker;
+    if (d->delivering == 0 && d->passed_marker > d->done_marker) {
+        d->done_marker = d->passed_marker;
+        pthread_cond_broadcast(&d->dcond);
+    }
+}
+
 /* Caller holds qlock; takes care of one item, releasing the lock meanwhile
  * for a buffer.  Returns the marker passed, or 0. */
 static uint64_t process_one(struct dt *d, struct dt_buf *b)
 {
     if (!b->mem) {
-        d->done_marker = b->marker;
-        pthread_cond_broadcast(&d->dcond);
+        pass_marker(d, b->marker);
         return b->marker;
     }
+    d->delivering++;
     pthread_mutex_unlock(&d->qlock);
     deliver(d, b);
     pthread_mutex_lock(&d->qlock);
+    d->delivering--;
+    pass_marker(d, 0);
     return 0;
 }
 

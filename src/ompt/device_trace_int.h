@@ -59,6 +59,8 @@ struct dt {
     pthread_cond_t dcond;           /* a marker was passed */
     struct dt_buf *qhead, *qtail;
     uint64_t next_marker, done_marker;
+    uint64_t passed_marker;         /* newest marker passed inside a callback */
+    unsigned delivering;            /* buffer_complete calls in progress */
     unsigned qlen;                  /* buffers queued since the helper was last woken */
     bool helper_running, helper_exit, no_callbacks;
     pthread_t helper;
