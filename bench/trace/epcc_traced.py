@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
 """EPCC syncbench (bench/syncbench, built by bench/CMakeLists.txt) on pvomp,
 untraced and traced with every runtime event (PVOMP_TRACE_EVENTS=*),
-interleaved; prints per construct the median overhead of each and the ratio.
+interleaved; prints per construct the median overhead of each, the ratio,
+and the spread of the runs (interquartile range of the per-run medians).
 Not a test: a benchmark, run by bench/trace/bench.sh or by hand:
 
-    bench/trace/epcc_traced.py BUILD_DIR [--runs 5] [--threads 2] [--only BARRIER,...]
+    bench/trace/epcc_traced.py BUILD_DIR [BUILD_DIR2 ...] [--runs 5] [--threads 2]
+                               [--only BARRIER,...] [--log PATH]
+
+With several build directories (e.g. a copy of an older build, with lib/,
+bench/syncbench and bin/pvomp-trace), all of them run in every round, so
+that they see the same machine.  --log /dev/null keeps the writer thread
+from copying the records into a file (what the records cost without the
+file's page-cache copy).
 """
 import argparse
 import os
@@ -39,37 +47,61 @@ def run(build, threads, only, env_extra):
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
+def spread(xs):
+    q = sorted(xs)
+    return q[len(q) // 4], q[(3 * len(q)) // 4]
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("build")
+    ap.add_argument("builds", nargs="+")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--only", default="PARALLEL,FOR_static,FOR_dynamic,BARRIER,SINGLE,CRITICAL,LOCK,REDUCTION")
+    ap.add_argument("--only", default="PARALLEL,FOR_static,FOR_dynamic,FOR_guided,BARRIER,SINGLE,"
+                                      "CRITICAL,LOCK,ATOMIC_ld,REDUCTION")
+    ap.add_argument("--log", help="where the traced runs write (default: a temporary file)")
     a = ap.parse_args()
-    build = os.path.abspath(a.build)
-    if not os.path.exists(os.path.join(build, "bench", "syncbench")):
-        raise SystemExit("no %s/bench/syncbench (build the bench target first)" % build)
-    logdir = tempfile.mkdtemp(prefix="pvomp-epcc-trace-")
-    log = os.path.join(logdir, "epcc.pvtrace")
-    plain, traced = {}, {}
+    builds = [os.path.abspath(b) for b in a.builds]
+    for b in builds:
+        if not os.path.exists(os.path.join(b, "bench", "syncbench")):
+            raise SystemExit("no %s/bench/syncbench (build the bench target first)" % b)
+    logdir = None
+    log = a.log
+    if not log:
+        logdir = tempfile.mkdtemp(prefix="pvomp-epcc-trace-")
+        log = os.path.join(logdir, "epcc.pvtrace")
+    plain = [{} for _ in builds]
+    traced = [{} for _ in builds]
+    recs = ["?"] * len(builds)
     for i in range(a.runs):
         print("  run %d of %d" % (i + 1, a.runs), flush=True)
-        for k, v in run(build, a.threads, a.only, {}).items():
-            plain.setdefault(k, []).append(v)
-        for k, v in run(build, a.threads, a.only, {"PVOMP_TRACE": log, "PVOMP_TRACE_EVENTS": "*"}).items():
-            traced.setdefault(k, []).append(v)
-    st = subprocess.run([os.path.join(build, "bin", "pvomp-trace"), "stats", log],
-                        capture_output=True, text=True).stdout
-    recs = next((l for l in st.splitlines() if l.startswith("records")), "?")
-    print("EPCC syncbench on pvomp, %d threads, median of %d interleaved runs (overhead per construct, us)"
-          % (a.threads, a.runs))
-    print("  %-14s %12s %12s %8s" % ("construct", "untraced", "traced", "ratio"))
-    for k in plain:
-        p, t = statistics.median(plain[k]), statistics.median(traced.get(k, [float("nan")]))
-        print("  %-14s %12.3f %12.3f %7.2fx" % (k, p, t, t / p if p > 0 else float("nan")))
-    print("  last traced run's log: " + recs)
-    os.remove(log)
-    os.rmdir(logdir)
+        for j, b in enumerate(builds):
+            for k, v in run(b, a.threads, a.only, {}).items():
+                plain[j].setdefault(k, []).append(v)
+            for k, v in run(b, a.threads, a.only, {"PVOMP_TRACE": log, "PVOMP_TRACE_EVENTS": "*"}).items():
+                traced[j].setdefault(k, []).append(v)
+            if os.path.isfile(log):
+                st = subprocess.run([os.path.join(b, "bin", "pvomp-trace"), "stats", log],
+                                    capture_output=True, text=True).stdout
+                recs[j] = next((l for l in st.splitlines() if l.startswith("records")), "?")
+    print("EPCC syncbench on pvomp, %d threads, median of %d interleaved runs (overhead per "
+          "construct, us; [interquartile range of the runs])" % (a.threads, a.runs))
+    for j, b in enumerate(builds):
+        if len(builds) > 1:
+            print("build %s" % b)
+        print("  %-14s %22s %22s %8s" % ("construct", "untraced", "traced", "ratio"))
+        for k in plain[j]:
+            p = statistics.median(plain[j][k])
+            ts = traced[j].get(k, [float("nan")])
+            t = statistics.median(ts)
+            (p0, p1), (t0, t1) = spread(plain[j][k]), spread(ts)
+            print("  %-14s %8.3f [%5.3f-%5.3f] %8.3f [%5.3f-%5.3f] %7.2fx"
+                  % (k, p, p0, p1, t, t0, t1, t / p if p > 0 else float("nan")))
+        print("  last traced run's log: " + recs[j])
+    if logdir:
+        if os.path.exists(log):
+            os.remove(log)
+        os.rmdir(logdir)
 
 
 if __name__ == "__main__":

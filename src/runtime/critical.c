@@ -6,26 +6,35 @@
  * which starts zeroed. */
 #include "runtime/internal.h"
 #include "runtime/mutex.h"
-#include "trace/trace.h"
+#include "trace/held.h"
 
 static _Atomic uint32_t unnamed_lock;
 static _Atomic uint32_t atomic_lock;
 
+/* Trace points: nothing is recorded while the lock is held (trace/held.h). */
+static inline void critical_lock(_Atomic uint32_t *m)
+{
+    pv_trace_held_take(PV_TRACE_HELD_CRITICAL, m, pv_mutex_trylock(m), pv_mutex_lock_slow(m));
+}
+
+static inline void critical_unlock(_Atomic uint32_t *m)
+{
+    pv_mutex_unlock(m);
+    pv_trace_held_release(PV_TRACE_HELD_CRITICAL, m);
+}
+
 PV_EXPORT void GOMP_critical_start(void)
 {
-    trace_critical_enter(&unnamed_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
-    pv_mutex_lock(&unnamed_lock);
+    critical_lock(&unnamed_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
-    trace_critical_acquired(&unnamed_lock);
 }
 
 PV_EXPORT void GOMP_critical_end(void)
 {
-    trace_critical_release(&unnamed_lock);
-    pv_mutex_unlock(&unnamed_lock);
+    critical_unlock(&unnamed_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_released(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
 }
@@ -34,19 +43,16 @@ _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit i
 
 PV_EXPORT void GOMP_critical_name_start(void **pptr)
 {
-    trace_critical_enter(pptr);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
-    pv_mutex_lock((_Atomic uint32_t *)pptr);
+    critical_lock((_Atomic uint32_t *)pptr);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
-    trace_critical_acquired(pptr);
 }
 
 PV_EXPORT void GOMP_critical_name_end(void **pptr)
 {
-    trace_critical_release(pptr);
-    pv_mutex_unlock((_Atomic uint32_t *)pptr);
+    critical_unlock((_Atomic uint32_t *)pptr);
     if (pv_ompt_tool())
         pv_ompt_mutex_released(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
 }
@@ -54,19 +60,16 @@ PV_EXPORT void GOMP_critical_name_end(void **pptr)
 /* The atomic fallback lock is traced as a critical section on its own lock. */
 PV_EXPORT void GOMP_atomic_start(void)
 {
-    trace_critical_enter(&atomic_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
-    pv_mutex_lock(&atomic_lock);
+    critical_lock(&atomic_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
-    trace_critical_acquired(&atomic_lock);
 }
 
 PV_EXPORT void GOMP_atomic_end(void)
 {
-    trace_critical_release(&atomic_lock);
-    pv_mutex_unlock(&atomic_lock);
+    critical_unlock(&atomic_lock);
     if (pv_ompt_tool())
         pv_ompt_mutex_released(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
 }

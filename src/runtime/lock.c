@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "runtime/internal.h"
-#include "trace/trace.h"
+#include "trace/held.h"
 
 typedef _Atomic uint32_t pv_lock_word;
 
@@ -71,13 +71,6 @@ static __attribute__((noinline)) void word_lock_slow(pv_lock_word *w)
         pv_wait_word(w, 2);
 }
 
-static inline void word_lock(pv_lock_word *w)
-{
-    if (pv_likely(word_try(w)))
-        return;
-    word_lock_slow(w);
-}
-
 static inline void word_unlock(pv_lock_word *w)
 {
     /* release: publishes the critical section to the next holder */
@@ -101,21 +94,21 @@ __attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
         pv_ompt_lock_destroy(ompt_mutex_lock, w, __builtin_return_address(0));
 }
 
+/* Trace points of the 3.0 locks: nothing is recorded while the lock is held
+ * (trace/held.h). */
 __attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
 {
-    trace_lock_enter(w);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_lock, w, __builtin_return_address(0));
-    word_lock(w);
+    pv_trace_held_take(PV_TRACE_HELD_LOCK, w, word_try(w), word_lock_slow(w));
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_lock, w, __builtin_return_address(0));
-    trace_lock_acquired(w);
 }
 
 __attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
 {
-    trace_lock_release(w);
     word_unlock(w);
+    pv_trace_held_release(PV_TRACE_HELD_LOCK, w);
     if (pv_ompt_tool())
         pv_ompt_mutex_released(ompt_mutex_lock, w, __builtin_return_address(0));
 }
@@ -124,15 +117,16 @@ __attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
 {
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_test_lock, w, __builtin_return_address(0));
+    uint64_t t = pv_trace_held_ask(PV_TRACE_HELD_LOCK);
     int got = word_try(w);
+    if (got && t)
+        pv_trace_held_got(PV_TRACE_HELD_LOCK, t, w); /* an acquisition without waiting */
     if (pv_ompt_tool()) {
         if (got)
             pv_ompt_mutex_acquired(ompt_mutex_test_lock, w, __builtin_return_address(0));
         else
             pv_ompt_mutex_failed();
     }
-    if (got)
-        trace_lock_acquired(w); /* a successful test is an acquisition (no wait) */
     return got;
 }
 
@@ -168,15 +162,16 @@ __attribute__((visibility("default"))) void pv_destroy_nest_lock_30(struct pv_ne
 __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_lock *l)
 {
     void *me = owner_id();
-    trace_lock_enter(l);
     /* Relaxed: only the owner itself ever stores `me`, so seeing it means we
      * hold the lock; any other value means we do not. */
     bool owned = atomic_load_explicit(&l->owner, memory_order_relaxed) == me;
     if (!owned) {
         if (pv_ompt_tool())
             pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
-        word_lock(&l->lock);
+        pv_trace_held_take(PV_TRACE_HELD_LOCK, l, word_try(&l->lock), word_lock_slow(&l->lock));
         atomic_store_explicit(&l->owner, me, memory_order_relaxed);
+    } else {
+        pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l); /* every level is an acquisition */
     }
     l->count++;
     if (pv_ompt_tool()) {
@@ -185,19 +180,20 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_l
         else
             pv_ompt_mutex_acquired(ompt_mutex_nest_lock, l, __builtin_return_address(0));
     }
-    trace_lock_acquired(l);
 }
 
 __attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest_lock *l)
 {
-    trace_lock_release(l);
     if (--l->count == 0) {
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         word_unlock(&l->lock);
+        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
         if (pv_ompt_tool())
             pv_ompt_mutex_released(ompt_mutex_nest_lock, l, __builtin_return_address(0));
-    } else if (pv_ompt_tool()) {
-        pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
+    } else {
+        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
+        if (pv_ompt_tool())
+            pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
     }
 }
 
@@ -205,24 +201,26 @@ __attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_l
 {
     void *me = owner_id();
     if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
+        pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l);
         int count = ++l->count;
         if (pv_ompt_tool())
             pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
-        trace_lock_acquired(l);
         return count;
     }
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
+    uint64_t t = pv_trace_held_ask(PV_TRACE_HELD_LOCK);
     if (!word_try(&l->lock)) {
         if (pv_ompt_tool())
             pv_ompt_mutex_failed();
         return 0;
     }
+    if (t)
+        pv_trace_held_got(PV_TRACE_HELD_LOCK, t, l);
     atomic_store_explicit(&l->owner, me, memory_order_relaxed);
     l->count = 1;
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
-    trace_lock_acquired(l);
     return 1;
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "trace/held.h"
 #include "trace/trace.h"
 
 #define DEFAULT_BUFSIZE (4u << 20)
@@ -225,6 +226,7 @@ static void trace_exit(void)
 {
     if (!atomic_load_explicit(&pv_trace_on, memory_order_acquire))
         return;
+    pv_trace_held_flush(); /* this thread's acquisition not written yet, if any */
     pv_trace_disable_all();
     atomic_store_explicit(&pv_trace_on, 0, memory_order_release);
     pv_trace_writer_stop();
@@ -279,8 +281,10 @@ __attribute__((constructor)) static void pv_trace_constructor(void)
 
 void pv_trace_flush_all(void)
 {
-    if (atomic_load_explicit(&pv_trace_on, memory_order_acquire))
+    if (atomic_load_explicit(&pv_trace_on, memory_order_acquire)) {
+        pv_trace_held_flush(); /* the caller's acquisition not written yet, if any */
         pv_trace_writer_flush();
+    }
 }
 
 /* ------------------------------------------------------------- exported */

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "trace/held.h"
 #include "trace/trace.h"
 
 __thread struct pv_trace_ring *pv_trace_tls __attribute__((tls_model("initial-exec")));
@@ -26,8 +27,10 @@ static _Atomic uint64_t ring_streams;
 static void ring_thread_exit(void *p)
 {
     struct pv_trace_ring *r = p;
-    if (pv_trace_tls == r)
+    if (pv_trace_tls == r) {
+        pv_trace_held_flush(); /* an acquisition not written yet */
         pv_trace_tls = NULL;
+    }
     /* Release: every record committed before is visible to the writer that
      * sees `closed` (it reads `committed` after `closed`). */
     atomic_store_explicit(&r->closed, 1, memory_order_release);
@@ -119,7 +122,10 @@ static uint8_t *drop(struct pv_trace_ring *r)
          * (this thread later, or the writer at the end) with an exchange:
          * an increment is never lost. */
         uint64_t before = atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
-        r->limit = 0; /* the next event comes back here to write the dropped record */
+        /* The next event comes back here to write the dropped record (also
+         * after a remembered acquisition restores the limit). */
+        r->limit = 0;
+        r->held_limit = 0;
         if (before == 0)
             pv_trace_writer_wake();
     } else {
@@ -128,9 +134,14 @@ static uint8_t *drop(struct pv_trace_ring *r)
     return NULL;
 }
 
-uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra)
+uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_t ts)
 {
     struct pv_trace_ring *r = pv_trace_tls;
+    if (r && r->held_id) {
+        /* A remembered acquisition (held.h) precedes this record. */
+        pv_trace_held_flush();
+        return pv_trace_begin_at(id, size, extra, ts);
+    }
     if (!r) {
         if (!atomic_load_explicit(&pv_trace_on, memory_order_acquire))
             return NULL; /* closing down, or never started (flags are off then) */
@@ -155,7 +166,7 @@ uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra)
         uint64_t n = atomic_exchange_explicit(&r->dropped, 0, memory_order_relaxed);
         if (n) {
             uint8_t *p = r->buf + (r->head & r->mask);
-            uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, PVOMP_TRACE_DROPPED_ID, pv_trace_now() };
+            uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, PVOMP_TRACE_DROPPED_ID, ts };
             uint32_t lt[2] = { drec - 8, r->tid };
             memcpy(p, hdr, sizeof hdr);
             memcpy(p + 24, lt, sizeof lt);
@@ -165,7 +176,7 @@ uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra)
     }
     if (r->head + need > r->limit)
         return drop(r);
-    return pv_trace_begin(id, size, extra);
+    return pv_trace_begin_at(id, size, extra, ts);
 }
 
 /* Hand the calling thread's ring over now (as at thread exit). */

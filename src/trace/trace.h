@@ -35,6 +35,10 @@ struct pv_trace_ring {
     uint64_t pending;          /* head after the reservation being written */
     uint64_t limit;            /* head may grow up to here; 0 forces the slow path */
     uint64_t next_kick;        /* wake the writer when committed reaches this */
+    /* An acquisition not written yet (held.h): event id (0: none), time,
+     * object, and `limit` while it waits (limit is 0 then, so that the
+     * thread's next record goes through the slow path, which writes it). */
+    uint64_t held_id, held_ts, held_obj, held_limit;
     uint32_t tid;
     _Atomic uint64_t committed;/* released by the owner after each record */
     _Atomic uint64_t dropped;  /* events lost since the last dropped record */
@@ -52,31 +56,39 @@ extern __thread struct pv_trace_ring *pv_trace_tls
     __attribute__((tls_model("initial-exec"))) PV_TRACE_HIDDEN;
 
 /* ring.c */
-uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra) PV_TRACE_HIDDEN;
+uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_t ts)
+    PV_TRACE_HIDDEN;
 void pv_trace_kick(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 void pv_trace_ring_close_self(void) PV_TRACE_HIDDEN;
 void pv_trace_ring_free(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 extern _Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
 
-/* Reserve and fill in the header of one record (plus `extra` bytes after it).
- * Returns NULL when the event was dropped; otherwise the caller writes the
- * arguments and calls pv_trace_commit(). */
-static inline uint8_t *pv_trace_begin(uint64_t id, uint32_t size, uint32_t extra)
+/* Reserve and fill in the header of one record (plus `extra` bytes after it)
+ * with timestamp `ts`, which must not be earlier than the thread's previous
+ * record's.  Returns NULL when the event was dropped; otherwise the caller
+ * writes the arguments and calls pv_trace_commit(). */
+static inline uint8_t *pv_trace_begin_at(uint64_t id, uint32_t size, uint32_t extra, uint64_t ts)
 {
     struct pv_trace_ring *r = pv_trace_tls;
     uint64_t end;
     if (__builtin_expect(r == NULL, 0))
-        return pv_trace_begin_slow(id, size, extra);
+        return pv_trace_begin_slow(id, size, extra, ts);
     end = r->head + size + extra;
     if (__builtin_expect(end > r->limit, 0))
-        return pv_trace_begin_slow(id, size, extra);
+        return pv_trace_begin_slow(id, size, extra, ts);
     uint8_t *p = r->buf + (r->head & r->mask);
-    uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, id, pv_trace_now() };
+    uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
     uint32_t lt[2] = { size - 8, r->tid };
     __builtin_memcpy(p, hdr, sizeof hdr);
     __builtin_memcpy(p + 24, lt, sizeof lt);
     r->pending = end;
     return p;
+}
+
+/* The same, timestamped now. */
+static inline uint8_t *pv_trace_begin(uint64_t id, uint32_t size, uint32_t extra)
+{
+    return pv_trace_begin_at(id, size, extra, pv_trace_now());
 }
 
 static inline void pv_trace_commit(void)

@@ -30,6 +30,10 @@ RUNTIME = [
     ("critical_enter", "void *lock"),
     ("critical_acquired", "void *lock"),
     ("critical_release", "void *lock"),
+    ("critical_held", "void *lock, uint64_t ns"),
+    ("lock_acquired", "void *lock"),
+    ("lock_release", "void *lock"),
+    ("lock_held", "void *lock, uint64_t ns"),
     ("phantom_change", "unsigned phantoms, uint64_t avg_fp, uint64_t seq"),
     ("loop_chunk", "int64_t start, int64_t end"),
 ]
@@ -92,7 +96,11 @@ def runtime_log(path, complete=True):
     blocked 30-60), so 40 ms of work; join barrier 80-100.  Thread 102:
     implicit task 0-90 ms, a barrier it passes at once (60 ms), a critical
     section 10-15 ms, so 90 ms of work; join barrier 90-100; 7 events dropped.
-    Imbalance = 90 / 65 - 1 = 38.5 %.  A phantom episode lasts 30-50 ms."""
+    Imbalance = 90 / 65 - 1 = 38.5 %.  A phantom episode lasts 30-50 ms.
+    Sections in one record each (_held: ns before the record's time): thread
+    102 waits for a critical section 20-22 ms and holds it 22-25 (8 ms of
+    critical sections in all, 2 waiting); thread 101 holds a lock 66-70 ms,
+    then another 72-76 with a nested level 73-74 (8 ms of locks)."""
     a, b = Stream(1, 101), Stream(2, 102)
     t = T0
     ra = [ev("parallel_begin", t, 101, TEAM, FN, 2, 1),
@@ -106,6 +114,10 @@ def runtime_log(path, complete=True):
           ev("wait_end", t + 60 * MS, 101, 1000, 1),
           ev("barrier_leave", t + 60 * MS, 101, 0)]
     ra2 = [ev("loop_chunk", t + 70 * MS, 101, 0, 10),
+           ev("lock_held", t + 70 * MS, 101, 0x6000, 4 * MS),
+           ev("lock_acquired", t + 72 * MS, 101, 0x6008),
+           ev("lock_held", t + 74 * MS, 101, 0x6008, 1 * MS),
+           ev("lock_release", t + 76 * MS, 101, 0x6008),
            ev("implicit_task_end", t + 80 * MS, 101, TEAM, 0),
            ev("barrier_enter", t + 80 * MS, 101, 2),
            ev("barrier_leave", t + 100 * MS, 101, 2),
@@ -114,6 +126,8 @@ def runtime_log(path, complete=True):
           ev("critical_enter", t + 10 * MS, 102, 0x5000),
           ev("critical_acquired", t + 10 * MS, 102, 0x5000),
           ev("critical_release", t + 15 * MS, 102, 0x5000),
+          ev("critical_enter", t + 20 * MS, 102, 0x5000),
+          ev("critical_held", t + 25 * MS, 102, 0x5000, 3 * MS),
           ev("barrier_enter", t + 60 * MS, 102, 0),
           ev("wait_begin", t + 60 * MS, 102, 0x9000, 3),
           ev("wait_end", t + 60 * MS + 1, 102, 50, 0),
@@ -125,9 +139,9 @@ def runtime_log(path, complete=True):
     # Chunks interleaved as a writer would: b's first chunk is written after
     # a's second although it starts earlier.
     out += a.chunk(ra)
-    out += b.chunk(rb[:4])
+    out += b.chunk(rb[:6])
     out += a.chunk(ra2)
-    out += b.chunk(rb[4:])
+    out += b.chunk(rb[6:])
     out += b.chunk([event(DROPPED, t + 100 * MS, 102, struct.pack("=Q", 7))])
     if complete:
         out += ev("pvtrace_end", t + 101 * MS, 4242, 2, 5, len(out), 0)

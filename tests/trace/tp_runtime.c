@@ -15,7 +15,7 @@ int main(void)
 {
     int nthreads = 0;
     long sum = 0;
-    unsigned criticals = 0, singles = 0, tasks = 0, tested = 0, test_failed = 0, nested = 0;
+    unsigned criticals = 0, inner = 0, singles = 0, tasks = 0, tested = 0, test_failed = 0, nested = 0;
     unsigned section_runs[3] = { 0, 0, 0 };
     long double atomics = 0;
     omp_lock_t lock;
@@ -38,6 +38,16 @@ int main(void)
 #pragma omp critical
             criticals++;
             omp_set_lock(&lock);
+            /* Records while the lock is held (an undeferred task, a nested
+             * critical section): the lock's acquisition must precede them
+             * in the thread's records. */
+#pragma omp task if (0)
+            {
+#pragma omp atomic
+                tasks++;
+            }
+#pragma omp critical(inner)
+            inner++;
             omp_unset_lock(&lock);
             /* omp_test_lock until it succeeds: every success is an
              * acquisition; failures are counted by the program only. */
@@ -94,6 +104,7 @@ int main(void)
     printf("generated threads %d\n", nthreads);
     printf("generated parallel %d\n", REGIONS);
     printf("generated critical %u\n", criticals);
+    printf("generated inner %u\n", inner);
     /* set + successful test: the simple lock; set + nested test: the nest lock */
     printf("generated lock %u\n", REGIONS * nthreads + tested);
     printf("generated nest_lock %u\n", 2 * nested);

@@ -381,7 +381,11 @@ def test_reader_synthetic():
     # lifetime parallel barrier spin blocked critical
     check(row["101"][3:8] == ["100.000", "80.000", "60.000", "10.000", "30.000"],
           "thread 101 times:\n" + st)
-    check(row["102"][2] == "7" and row["102"][8] == "5.000", "thread 102 drops/critical:\n" + st)
+    # critical, critical wait, lock (lock wait: no thread waited, no column)
+    check(row["102"][2] == "7" and row["102"][8:11] == ["8.000", "2.000", "0.000"],
+          "thread 102 drops/critical (_held after _enter: 2 ms waiting, 3 held):\n" + st)
+    check(row["101"][8:11] == ["0.000", "0.000", "8.000"],
+          "thread 101 locks (_held alone, and nested in _acquired/_release):\n" + st)
     check(re.search(r"0x401136 +1 +2 +100\.000 +130\.000 +38\.5% +38\.5%", st), "region imbalance:\n" + st)
     check("phantom episodes: 1, 20.000 ms" in st, "phantom episode:\n" + st)
     # JSON for Perfetto.
@@ -469,7 +473,8 @@ def test_html():
     check(p.returncode == 0 and os.path.exists(png), "chromium failed:\n" + p.stderr.decode()[-2000:])
     w, h, bpp, rows = png_pixels(png)
     want = {"barrier": (0xf4, 0xa3, 0x00), "spin": (0xe0, 0x30, 0x1e), "blocked": (0x2f, 0x5d, 0xa8),
-            "parallel": (0xb9, 0xe4, 0xb4), "phantom": (0x22, 0x22, 0x22), "critical": (0x8e, 0x44, 0xad)}
+            "parallel": (0xb9, 0xe4, 0xb4), "phantom": (0x22, 0x22, 0x22), "critical": (0x8e, 0x44, 0xad),
+            "lock": (0xd1, 0x6f, 0xc4)}
     counts = {k: 0 for k in want}
     for row in rows:
         for x in range(0, w * bpp, bpp):
@@ -479,7 +484,7 @@ def test_html():
                     counts[k] += 1
     # Areas the synthetic timeline must cover at 1200 px for 100 ms.
     minimum = {"barrier": 2000, "spin": 500, "blocked": 1500, "parallel": 5000, "phantom": 3000,
-               "critical": 300}
+               "critical": 300, "lock": 300}
     for k, n in counts.items():
         check(n >= minimum[k], "screenshot: %d pixels of %s, wanted >= %d (%r)" % (n, k, minimum[k], counts))
     shutil.copy(png, os.path.join(A.build, "trace_report_screenshot.png"))
@@ -535,16 +540,39 @@ def test_fuzz():
     print("fuzz: %d runs clean (%s)" % (A.fuzz_runs, err.strip().splitlines()[-1]))
 
 
+def sections_by_lock(recs, kind):
+    """Per lock address: acquisitions (KIND_acquired, or KIND_held: one
+    record for an acquisition and its release), checked against releases
+    (KIND_release or KIND_held)."""
+    acq, rel = {}, {}
+    for name, _, _, args in recs:
+        if name in (kind + "_acquired", kind + "_held"):
+            acq[args["lock"]] = acq.get(args["lock"], 0) + 1
+        if name in (kind + "_release", kind + "_held"):
+            rel[args["lock"]] = rel.get(args["lock"], 0) + 1
+    check(acq == rel, "%s: acquisitions %r but releases %r" % (kind, acq, rel))
+    return acq
+
+
 def test_runtime():
     """The runtime's own trace points (tests/trace/tp_runtime.c): every
     construct shows up, begin/end events pair up per thread, and the
-    analyses find the regions."""
+    analyses find the regions.  Twice: with every event, and without the
+    one-record sections (critical_held, lock_held)."""
+    runtime_check("*")
+    runtime_check("*,!*_held")
+
+
+def runtime_check(events):
     log = os.path.join(TMP, "rt.log")
-    env = trace_env(log, PVOMP_TRACE_EVENTS="*")
+    env = trace_env(log, PVOMP_TRACE_EVENTS=events)
     p = subprocess.run([os.path.join(A.build, "tp_runtime")], env=env, capture_output=True, text=True)
     check(p.returncode == 0, "tp_runtime failed:\n" + p.stderr)
     gen = {m.group(1): int(m.group(2)) for m in re.finditer(r"generated (\w+) (\d+)", p.stdout)}
     recs, _ = dump(log)
+    # Records written after the fact (acquisitions remembered while a lock
+    # is held) keep every thread's stream in time order.
+    check_time_order(log)
     count = {}
     for r in recs:
         count[r[0]] = count.get(r[0], 0) + 1
@@ -561,37 +589,42 @@ def test_runtime():
     want("parallel_end", regions)
     want("implicit_task_begin", regions * n)
     want("implicit_task_end", regions * n)
-    # Critical sections: the unnamed critical's lock and the atomic fallback
-    # lock (GOMP_atomic_start/end), each under its own address.
-    want("critical_acquired", gen["critical"] + gen["atomic"])
-    want("critical_release", gen["critical"] + gen["atomic"])
-    by_addr = {}
-    for r in recs:
-        if r[0] == "critical_acquired":
-            by_addr[r[3]["lock"]] = by_addr.get(r[3]["lock"], 0) + 1
-    check(sorted(by_addr.values()) == sorted([gen["critical"], gen["atomic"]]),
-          "critical sections by lock %r, wanted one lock %d times (critical) and one %d "
-          "times (atomic)" % (by_addr, gen["critical"], gen["atomic"]))
+    # Critical sections: the unnamed critical's lock, a named one and the
+    # atomic fallback lock (GOMP_atomic_start/end), each under its own address.
+    by_addr = sections_by_lock(recs, "critical")
+    check(sorted(by_addr.values()) == sorted([gen["critical"], gen["inner"], gen["atomic"]]),
+          "critical sections by lock %r, wanted %d (critical), %d (named) and %d (atomic)"
+          % (by_addr, gen["critical"], gen["inner"], gen["atomic"]))
     # Locks: omp_set_lock and successful omp_test_lock on the simple lock;
     # set and nested test on the nest lock (every level).
-    want("lock_acquired", gen["lock"] + gen["nest_lock"])
-    want("lock_release", gen["lock"] + gen["nest_lock"])
-    by_addr = {}
-    for r in recs:
-        if r[0] == "lock_acquired":
-            by_addr[r[3]["lock"]] = by_addr.get(r[3]["lock"], 0) + 1
+    by_addr = sections_by_lock(recs, "lock")
     check(sorted(by_addr.values()) == sorted([gen["lock"], gen["nest_lock"]]),
           "lock acquisitions by lock %r, wanted %d and %d" % (by_addr, gen["lock"], gen["nest_lock"]))
-    # A successful test does not wait: no lock_enter before its lock_acquired.
+    if "_held" in events:
+        # With _held off: _acquired + _release only.
+        check(count.get("lock_held", 0) + count.get("critical_held", 0) == 0, "_held records")
+    else:
+        # Uncontended sections with nothing recorded inside: one record.
+        held = [r for r in recs if r[0] in ("lock_held", "critical_held")]
+        check(count.get("lock_held", 0) > 0 and count.get("critical_held", 0) > 0,
+              "no lock_held or critical_held records: %r" % count)
+        # (0 is possible: the clock may tick in steps of several ns)
+        check(all(r[3]["ns"] < 10 ** 10 for r in held),
+              "a _held record with an absurd duration: %r" % [r for r in held if r[3]["ns"] >= 10 ** 10][:3])
+    # A successful test does not wait, and neither does a set whose first
+    # try succeeds: no lock_enter before such an acquisition.
     last = {}
     unasked = 0
     for name, _, tid, args in recs:
-        if name == "lock_acquired" and last.get(tid) != ("lock_enter", args["lock"]):
+        if name in ("lock_acquired", "lock_held") and last.get(tid) != ("lock_enter", args["lock"]):
             unasked += 1
         if name.startswith("lock_"):
             last[tid] = (name, args["lock"])
     check(unasked >= gen["lock"] // 2, "%d acquisitions without lock_enter, wanted at least the "
           "%d successful omp_test_lock calls" % (unasked, gen["lock"] // 2))
+    check(count.get("lock_enter", 0) + unasked == gen["lock"] + gen["nest_lock"],
+          "%d lock_enter + %d acquisitions at once != %d acquisitions"
+          % (count.get("lock_enter", 0), unasked, gen["lock"] + gen["nest_lock"]))
     # Sections: every section of every construct handed out exactly once.
     secs = [r[3]["section"] for r in recs if r[0] == "section"]
     nsec = gen["section_count"]
@@ -634,7 +667,7 @@ def test_runtime():
     st = run_reader("stats", log).stdout.decode()
     check(re.search(r"parallel regions", st), "stats finds no parallel region:\n" + st)
     run_reader("timeline", "--html", "-o", os.path.join(TMP, "rt.html"), log)
-    print("runtime: %d records, every construct traced" % len(recs))
+    print("runtime (%s): %d records, every construct traced" % (events, len(recs)))
 
 
 def fake_phantomd(sock_path, npages=128):

@@ -144,6 +144,34 @@ static void region_end(struct tr_analysis *a, struct tr_active_region *r, uint64
     *r = a->active[--a->nactive];
 }
 
+/* ----------------------------------------------- critical sections, locks */
+/* An acquisition at `ts` (critical or lock): ends the wait that _enter
+ * began, and starts the held interval unless the thread holds another one
+ * of the kind (the analyses count the outermost). */
+static void acquired(struct tr_analysis *a, uint32_t ti, uint64_t *wait_start, unsigned *depth,
+                     uint64_t *held_start, enum tr_iv wait_kind, uint64_t ts)
+{
+    if (*wait_start)
+        interval(a, ti, wait_kind, *wait_start, ts);
+    *wait_start = 0;
+    if ((*depth)++ == 0)
+        *held_start = ts;
+}
+
+static void released(struct tr_analysis *a, uint32_t ti, unsigned *depth, uint64_t held_start,
+                     enum tr_iv kind, uint64_t ts)
+{
+    if (*depth && --*depth == 0)
+        interval(a, ti, kind, held_start, ts);
+}
+
+/* A _held record (lock, ns) at `ts`: when the section began. */
+static uint64_t held_since(const struct tr_rec *r, uint64_t ts)
+{
+    uint64_t ns = r->nargs > 1 ? r->u[1] : 0;
+    return ns < ts ? ts - ns : ts;
+}
+
 /* ------------------------------------------------------------ per event */
 void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
 {
@@ -244,29 +272,30 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
         t->cw_start = ts;
         break;
     case K_CRIT_ACQ:
-        if (t->cw_start)
-            interval(a, ti, IV_CRIT_WAIT, t->cw_start, ts);
-        t->cw_start = 0;
-        if (t->crit_depth++ == 0)
-            t->crit_start = ts;
+        acquired(a, ti, &t->cw_start, &t->crit_depth, &t->crit_start, IV_CRIT_WAIT, ts);
         break;
     case K_CRIT_REL:
-        if (t->crit_depth && --t->crit_depth == 0)
-            interval(a, ti, IV_CRIT, t->crit_start, ts);
+        released(a, ti, &t->crit_depth, t->crit_start, IV_CRIT, ts);
+        break;
+    case K_CRIT_HELD:
+        /* acquired `ns` ago, released now */
+        acquired(a, ti, &t->cw_start, &t->crit_depth, &t->crit_start, IV_CRIT_WAIT,
+                 held_since(r, ts));
+        released(a, ti, &t->crit_depth, t->crit_start, IV_CRIT, ts);
         break;
     case K_LOCK_ENTER:
         t->lw_start = ts;
         break;
     case K_LOCK_ACQ:
-        if (t->lw_start)
-            interval(a, ti, IV_LOCK_WAIT, t->lw_start, ts);
-        t->lw_start = 0;
-        if (t->lock_depth++ == 0)
-            t->lock_start = ts;
+        acquired(a, ti, &t->lw_start, &t->lock_depth, &t->lock_start, IV_LOCK_WAIT, ts);
         break;
     case K_LOCK_REL:
-        if (t->lock_depth && --t->lock_depth == 0)
-            interval(a, ti, IV_LOCK, t->lock_start, ts);
+        released(a, ti, &t->lock_depth, t->lock_start, IV_LOCK, ts);
+        break;
+    case K_LOCK_HELD:
+        acquired(a, ti, &t->lw_start, &t->lock_depth, &t->lock_start, IV_LOCK_WAIT,
+                 held_since(r, ts));
+        released(a, ti, &t->lock_depth, t->lock_start, IV_LOCK, ts);
         break;
     case K_TASK_BEGIN:
         if (t->task_depth < 16)

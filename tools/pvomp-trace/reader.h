@@ -66,6 +66,7 @@ enum tr_kind {
     K_TASK_BEGIN, K_TASK_END,
     K_TARGET_BEGIN, K_TARGET_END,
     K_PHANTOM,
+    K_CRIT_HELD, K_LOCK_HELD,   /* _acquired + _release in one record (args: lock, ns) */
     K__COUNT
 };
 

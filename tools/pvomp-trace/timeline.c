@@ -36,6 +36,7 @@ static bool is_interval_event(enum tr_kind k)
     case K_BARRIER_ENTER: case K_BARRIER_LEAVE: case K_WAIT_BEGIN: case K_WAIT_BLOCK:
     case K_WAIT_WAKE: case K_WAIT_END: case K_CRIT_ENTER: case K_CRIT_ACQ: case K_CRIT_REL:
     case K_LOCK_ENTER: case K_LOCK_ACQ: case K_LOCK_REL: case K_TASK_BEGIN: case K_TASK_END:
+    case K_CRIT_HELD: case K_LOCK_HELD:
     case K_TARGET_BEGIN: case K_TARGET_END:
         return true;
     default:

@@ -1,0 +1,68 @@
+/* Sections held under a mutex: the records written outside the section
+ * (see held.h for what and why). */
+#include "trace/held.h"
+
+/* One record of `n` (1 or 2) u64 arguments at time `ts`. */
+static void put(uint64_t id, uint64_t ts, uint64_t a, uint64_t b, unsigned n)
+{
+    uint8_t *rec = pv_trace_begin_at(id, PVOMP_TRACE_EVENT_HDR + 8 * n, 0, ts);
+    if (!rec)
+        return;
+    __builtin_memcpy(rec + PVOMP_TRACE_EVENT_HDR, &a, 8);
+    if (n > 1)
+        __builtin_memcpy(rec + PVOMP_TRACE_EVENT_HDR + 8, &b, 8);
+    pv_trace_commit();
+}
+
+void pv_trace_held_flush(void)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    if (!r || !r->held_id)
+        return;
+    uint64_t id = r->held_id;
+    r->held_id = 0;
+    r->limit = r->held_limit;
+    if (__atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED))
+        put(id, r->held_ts, r->held_obj, 0, 1);
+}
+
+void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj)
+{
+    if (pv_trace_state[group + PV_TRACE_HELD_ENTER])
+        put(group + PV_TRACE_HELD_ENTER, asked, (uint64_t)(uintptr_t)obj, 0, 1);
+}
+
+void pv_trace_held_got_slow(unsigned group, uint64_t at, const void *obj)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    if (r) {
+        /* Another acquisition is remembered (nested sections): it goes
+         * into the ring first, this one is remembered instead. */
+        pv_trace_held_flush();
+        pv_trace_held_got(group, at, obj);
+    } else if (pv_trace_state[group + PV_TRACE_HELD_ACQUIRED]) {
+        /* The thread's first record: written now (this creates its ring). */
+        put(group + PV_TRACE_HELD_ACQUIRED, at, (uint64_t)(uintptr_t)obj, 0, 1);
+    }
+}
+
+void pv_trace_held_released(unsigned group, const void *obj)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    uint64_t now = pv_trace_now(), o = (uint64_t)(uintptr_t)obj;
+    if (r && r->held_id == group + PV_TRACE_HELD_ACQUIRED && r->held_obj == o) {
+        uint64_t since = r->held_ts < now ? r->held_ts : now;
+        r->held_id = 0;
+        r->limit = r->held_limit;
+        if (pv_trace_state[group + PV_TRACE_HELD_HELD]) {
+            put(group + PV_TRACE_HELD_HELD, now, o, now - since, 2);
+            return;
+        }
+        if (pv_trace_state[group + PV_TRACE_HELD_ACQUIRED])
+            put(group + PV_TRACE_HELD_ACQUIRED, since, o, 0, 1);
+    }
+    /* Another remembered acquisition (overlapping sections) is written
+     * before this record by the slow path of pv_trace_begin_at(). */
+    if (pv_trace_state[group + PV_TRACE_HELD_RELEASE])
+        put(group + PV_TRACE_HELD_RELEASE, now, o, 0, 1);
+}
