@@ -145,31 +145,29 @@ static void region_end(struct tr_analysis *a, struct tr_active_region *r, uint64
 }
 
 /* ----------------------------------------------- critical sections, locks */
-/* An acquisition at `ts` (critical or lock): ends the wait that _enter
- * began, and starts the held interval unless the thread holds another one
- * of the kind (the analyses count the outermost). */
-static void acquired(struct tr_analysis *a, uint32_t ti, uint64_t *wait_start, unsigned *depth,
-                     uint64_t *held_start, enum tr_iv wait_kind, uint64_t ts)
+/* One of the four events of a critical section or lock (`step` 0 _enter,
+ * 1 _acquired, 2 _release, 3 _held: acquired `ns` before, released now).
+ * An acquisition ends the wait _enter began and starts the held interval
+ * unless the thread holds another section of the kind (the analyses count
+ * the outermost). */
+static void section(struct tr_analysis *a, uint32_t ti, struct tr_sect *s, enum tr_iv wait_kind,
+                    enum tr_iv kind, unsigned step, const struct tr_rec *r, uint64_t ts)
 {
-    if (*wait_start)
-        interval(a, ti, wait_kind, *wait_start, ts);
-    *wait_start = 0;
-    if ((*depth)++ == 0)
-        *held_start = ts;
-}
-
-static void released(struct tr_analysis *a, uint32_t ti, unsigned *depth, uint64_t held_start,
-                     enum tr_iv kind, uint64_t ts)
-{
-    if (*depth && --*depth == 0)
-        interval(a, ti, kind, held_start, ts);
-}
-
-/* A _held record (lock, ns) at `ts`: when the section began. */
-static uint64_t held_since(const struct tr_rec *r, uint64_t ts)
-{
-    uint64_t ns = r->nargs > 1 ? r->u[1] : 0;
-    return ns < ts ? ts - ns : ts;
+    if (step == 0) {
+        s->wait_start = ts;
+        return;
+    }
+    if (step != 2) {
+        uint64_t ns = step == 3 && r->nargs > 1 ? r->u[1] : 0;
+        uint64_t at = ns < ts ? ts - ns : ts;
+        if (s->wait_start)
+            interval(a, ti, wait_kind, s->wait_start, at);
+        s->wait_start = 0;
+        if (s->depth++ == 0)
+            s->start = at;
+    }
+    if (step != 1 && s->depth && --s->depth == 0)
+        interval(a, ti, kind, s->start, ts);
 }
 
 /* ------------------------------------------------------------ per event */
@@ -268,34 +266,11 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
             interval(a, ti, IV_BLOCK, t->block_start, ts);
         t->spin_start = t->block_start = 0;
         break;
-    case K_CRIT_ENTER:
-        t->cw_start = ts;
+    case K_CRIT_ENTER: case K_CRIT_ACQ: case K_CRIT_REL: case K_CRIT_HELD:
+        section(a, ti, &t->crit, IV_CRIT_WAIT, IV_CRIT, r->d->kind - K_CRIT_ENTER, r, ts);
         break;
-    case K_CRIT_ACQ:
-        acquired(a, ti, &t->cw_start, &t->crit_depth, &t->crit_start, IV_CRIT_WAIT, ts);
-        break;
-    case K_CRIT_REL:
-        released(a, ti, &t->crit_depth, t->crit_start, IV_CRIT, ts);
-        break;
-    case K_CRIT_HELD:
-        /* acquired `ns` ago, released now */
-        acquired(a, ti, &t->cw_start, &t->crit_depth, &t->crit_start, IV_CRIT_WAIT,
-                 held_since(r, ts));
-        released(a, ti, &t->crit_depth, t->crit_start, IV_CRIT, ts);
-        break;
-    case K_LOCK_ENTER:
-        t->lw_start = ts;
-        break;
-    case K_LOCK_ACQ:
-        acquired(a, ti, &t->lw_start, &t->lock_depth, &t->lock_start, IV_LOCK_WAIT, ts);
-        break;
-    case K_LOCK_REL:
-        released(a, ti, &t->lock_depth, t->lock_start, IV_LOCK, ts);
-        break;
-    case K_LOCK_HELD:
-        acquired(a, ti, &t->lw_start, &t->lock_depth, &t->lock_start, IV_LOCK_WAIT,
-                 held_since(r, ts));
-        released(a, ti, &t->lock_depth, t->lock_start, IV_LOCK, ts);
+    case K_LOCK_ENTER: case K_LOCK_ACQ: case K_LOCK_REL: case K_LOCK_HELD:
+        section(a, ti, &t->lock, IV_LOCK_WAIT, IV_LOCK, r->d->kind - K_LOCK_ENTER, r, ts);
         break;
     case K_TASK_BEGIN:
         if (t->task_depth < 16)
@@ -351,12 +326,12 @@ void tr_analysis_finish(struct tr_analysis *a)
             interval(a, i, IV_SPIN, t->spin_start, e);
         if (t->block_start)
             interval(a, i, IV_BLOCK, t->block_start, e);
-        if (t->crit_depth)
-            interval(a, i, IV_CRIT, t->crit_start, e);
-        if (t->lock_depth)
-            interval(a, i, IV_LOCK, t->lock_start, e);
+        if (t->crit.depth)
+            interval(a, i, IV_CRIT, t->crit.start, e);
+        if (t->lock.depth)
+            interval(a, i, IV_LOCK, t->lock.start, e);
         t->itask_start = t->barrier_start = t->spin_start = t->block_start = 0;
-        t->crit_depth = t->lock_depth = 0;
+        t->crit.depth = t->lock.depth = 0;
     }
     if (a->phantoms)
         interval(a, (uint32_t)(a->nthr - 1), IV_PHANTOM, a->phantom_start, a->t1);

@@ -61,12 +61,12 @@ enum tr_kind {
     K_PARALLEL_BEGIN, K_PARALLEL_END, K_ITASK_BEGIN, K_ITASK_END,
     K_BARRIER_ENTER, K_BARRIER_LEAVE,
     K_WAIT_BEGIN, K_WAIT_BLOCK, K_WAIT_WAKE, K_WAIT_END,
-    K_CRIT_ENTER, K_CRIT_ACQ, K_CRIT_REL,
-    K_LOCK_ENTER, K_LOCK_ACQ, K_LOCK_REL,
+    /* in this order: enter, acquired, release, held (analyze.c) */
+    K_CRIT_ENTER, K_CRIT_ACQ, K_CRIT_REL, K_CRIT_HELD,
+    K_LOCK_ENTER, K_LOCK_ACQ, K_LOCK_REL, K_LOCK_HELD,
     K_TASK_BEGIN, K_TASK_END,
     K_TARGET_BEGIN, K_TARGET_END,
     K_PHANTOM,
-    K_CRIT_HELD, K_LOCK_HELD,   /* _acquired + _release in one record (args: lock, ns) */
     K__COUNT
 };
 
@@ -235,8 +235,10 @@ struct tr_thr {
     unsigned itask_num;
     uint64_t barrier_start;
     uint64_t spin_start, block_start;
-    uint64_t cw_start, crit_start, lw_start, lock_start;
-    unsigned crit_depth, lock_depth;
+    struct tr_sect {                    /* critical sections, locks */
+        uint64_t wait_start, start;     /* _enter; the outermost acquisition */
+        unsigned depth;                 /* sections of the kind held */
+    } crit, lock;
     uint64_t task_start[16], target_start[16];
     unsigned task_depth, target_depth;
 };
