@@ -267,36 +267,38 @@ static bool nest25_try(struct pv_nest_lock_25 *l, int me, int *seen)
 __attribute__((visibility("default"))) void pv_set_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     int me = tid(), seen;
-    trace_lock_enter(l);
     /* Relaxed: only this thread ever stores `me`, so seeing it means we hold
      * the lock; any other value means we do not. */
     if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
+        pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l); /* every level is an acquisition */
         l->count++;
         if (pv_ompt_tool())
             pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
-    } else {
-        if (pv_ompt_tool())
-            pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
-        /* The owner word holds a thread id, with no room for a sleeper mark:
-         * every unlock wakes one waiter. */
-        while (!nest25_try(l, me, &seen))
-            pv_wait_word((_Atomic uint32_t *)&l->owner, (uint32_t)seen);
-        if (pv_ompt_tool())
-            pv_ompt_mutex_acquired(ompt_mutex_nest_lock, l, __builtin_return_address(0));
+        return;
     }
-    trace_lock_acquired(l);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
+    /* The owner word holds a thread id, with no room for a sleeper mark:
+     * every unlock wakes one waiter. */
+    pv_trace_held_take(PV_TRACE_HELD_LOCK, l, nest25_try(l, me, &seen),
+                       do pv_wait_word((_Atomic uint32_t *)&l->owner, (uint32_t)seen);
+                       while (!nest25_try(l, me, &seen)));
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(ompt_mutex_nest_lock, l, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) void pv_unset_nest_lock_25(struct pv_nest_lock_25 *l)
 {
-    trace_lock_release(l);
     if (--l->count == 0) {
         atomic_store_explicit(&l->owner, 0, memory_order_release);
         pv_wake_word((_Atomic uint32_t *)&l->owner, 1);
+        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
         if (pv_ompt_tool())
             pv_ompt_mutex_released(ompt_mutex_nest_lock, l, __builtin_return_address(0));
-    } else if (pv_ompt_tool()) {
-        pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
+    } else {
+        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
+        if (pv_ompt_tool())
+            pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
     }
 }
 
@@ -304,6 +306,7 @@ __attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_l
 {
     int me = tid(), seen;
     if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
+        pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l);
         int count = ++l->count;
         if (pv_ompt_tool())
             pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
@@ -311,11 +314,14 @@ __attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_l
     }
     if (pv_ompt_tool())
         pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
+    uint64_t t = pv_trace_held_ask(PV_TRACE_HELD_LOCK);
     if (!nest25_try(l, me, &seen)) {
         if (pv_ompt_tool())
             pv_ompt_mutex_failed();
         return 0;
     }
+    if (t)
+        pv_trace_held_got(PV_TRACE_HELD_LOCK, t, l);
     if (pv_ompt_tool())
         pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
     return 1;
