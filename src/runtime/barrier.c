@@ -80,7 +80,7 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
     }
 }
 
-void pv_barrier_tasks_changed(struct pv_team *team)
+static void flag_task_news(struct pv_team *team, bool wake_all)
 {
     struct pv_barrier *bars[2] = {&team->barrier, &team->final};
     for (int i = 0; i < 2; i++) {
@@ -89,8 +89,26 @@ void pv_barrier_tasks_changed(struct pv_team *team)
         if (atomic_load_explicit(&b->arrived, memory_order_seq_cst) == 0)
             continue;
         atomic_fetch_or_explicit(&b->gen.word, PV_BAR_TASK, memory_order_seq_cst);
-        pv_wake(&b->gen);
+        if (wake_all)
+            pv_wake(&b->gen);
+        else
+            pv_wake_one(&b->gen);
     }
+}
+
+void pv_barrier_tasks_changed(struct pv_team *team)
+{
+    flag_task_news(team, true);
+}
+
+/* One task was queued: any waiter of the barrier may run it, so one is
+ * woken (a sleeper woken for nothing costs a futex round trip and, with
+ * more threads than CPUs, a context switch away from the thread that
+ * works).  Spinning waiters see the flag anyway; the woken one runs every
+ * queued task it finds. */
+void pv_barrier_task_queued(struct pv_team *team)
+{
+    flag_task_news(team, false);
 }
 
 void pv_barrier_cancel(struct pv_barrier *b)

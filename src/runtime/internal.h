@@ -138,6 +138,7 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
  * the last outstanding task finished.  task.c calls it after queueing a task
  * (after its seq_cst increment of team->task_count) and when task_count drops
  * to zero. */
+void pv_barrier_task_queued(struct pv_team *team);
 void pv_barrier_tasks_changed(struct pv_team *team);
 /* Cancellation of the parallel region: release every cancellable wait. */
 void pv_barrier_cancel(struct pv_barrier *b);

@@ -168,7 +168,7 @@ static void task_queue(struct pv_team *team, struct pv_task *t)
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&ts->idle, memory_order_relaxed) != 0)
         pv_task_notify(team);
-    pv_barrier_tasks_changed(team);
+    pv_barrier_task_queued(team);
 }
 
 bool pv_task_pred_release(struct pv_task *t)

@@ -58,6 +58,13 @@ static inline void pv_wake(pv_futex_t *f)
 void pv_wait_word(_Atomic uint32_t *word, uint32_t val);
 void pv_wake_word(_Atomic uint32_t *word, int count);
 
+/* Wake one sleeper: for news that any single waiter can act on fully. */
+static inline void pv_wake_one(pv_futex_t *f)
+{
+    if (atomic_load_explicit(&f->sleepers, memory_order_seq_cst) != 0)
+        pv_wake_word(&f->word, 1);
+}
+
 /* Policy (policy.c). */
 void pv_wait_configure(enum pv_wait_policy policy, unsigned long long spin_count,
                        bool spin_count_given);
