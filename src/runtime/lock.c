@@ -197,31 +197,52 @@ __attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest
     }
 }
 
-__attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_lock *l)
+/* omp_test_nest_lock, both layouts.  The owner testing again adds a level
+ * (count already raised by the caller): */
+static inline int nest_test_again(const void *l, int count, const void *ra)
 {
-    void *me = owner_id();
-    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
-        pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l);
-        int count = ++l->count;
-        if (pv_ompt_tool())
-            pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
-        return count;
-    }
+    pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l);
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
-    uint64_t t = pv_trace_held_ask(PV_TRACE_HELD_LOCK);
-    if (!word_try(&l->lock)) {
+        pv_ompt_nest_lock(ompt_scope_begin, l, ra);
+    return count;
+}
+
+/* Anybody else tries once, between these two (the clock is read before the
+ * try; nothing is recorded while the lock is held). */
+static inline uint64_t nest_test_begin(const void *l, const void *ra)
+{
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, ra);
+    return pv_trace_held_ask(PV_TRACE_HELD_LOCK);
+}
+
+static inline int nest_test_end(const void *l, uint64_t t, bool got, const void *ra)
+{
+    if (!got) {
         if (pv_ompt_tool())
             pv_ompt_mutex_failed();
         return 0;
     }
     if (t)
         pv_trace_held_got(PV_TRACE_HELD_LOCK, t, l);
-    atomic_store_explicit(&l->owner, me, memory_order_relaxed);
-    l->count = 1;
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
+        pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, ra);
     return 1;
+}
+
+__attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_lock *l)
+{
+    const void *ra = __builtin_return_address(0);
+    void *me = owner_id();
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me)
+        return nest_test_again(l, ++l->count, ra);
+    uint64_t t = nest_test_begin(l, ra);
+    bool got = word_try(&l->lock);
+    if (got) {
+        atomic_store_explicit(&l->owner, me, memory_order_relaxed);
+        l->count = 1;
+    }
+    return nest_test_end(l, t, got, ra);
 }
 
 /* ------------------------------------------- 2.5 nestable locks (compat) */
@@ -304,27 +325,12 @@ __attribute__((visibility("default"))) void pv_unset_nest_lock_25(struct pv_nest
 
 __attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_lock_25 *l)
 {
+    const void *ra = __builtin_return_address(0);
     int me = tid(), seen;
-    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
-        pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l);
-        int count = ++l->count;
-        if (pv_ompt_tool())
-            pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
-        return count;
-    }
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
-    uint64_t t = pv_trace_held_ask(PV_TRACE_HELD_LOCK);
-    if (!nest25_try(l, me, &seen)) {
-        if (pv_ompt_tool())
-            pv_ompt_mutex_failed();
-        return 0;
-    }
-    if (t)
-        pv_trace_held_got(PV_TRACE_HELD_LOCK, t, l);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, __builtin_return_address(0));
-    return 1;
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me)
+        return nest_test_again(l, ++l->count, ra);
+    uint64_t t = nest_test_begin(l, ra);
+    return nest_test_end(l, t, nest25_try(l, me, &seen), ra);
 }
 
 PV_LOCK_SYMVER(pv_init_lock, omp_init_lock);
