@@ -283,6 +283,12 @@ class Runner:
         key = hashlib.sha256((t.key + repr(sorted(t.env.items()))).encode()).hexdigest()
         base = self.run_baseline(t, name, key, exe, work, timeout)
         if base:
+            # Nothing to hold pvomp to; it still runs: many of these target
+            # tests assume a device with its own memory, which pvomp has and
+            # libgomp's host fallback has not.  A pass counts, with the note.
+            verdict, why = self.run_pvomp(t, name, exe, work, timeout)
+            if verdict == "PASS":
+                return "PASS", "the system libgomp fails it (%s)" % base
             return "SKIP", "fails on system libgomp too (%s)" % base
         return self.run_pvomp(t, name, exe, work, timeout)
 
