@@ -131,18 +131,20 @@ bool pv_team_barrier_cancel(void)
         return false;
     trace_barrier_enter(3);
     bool cancelled = pv_barrier_wait(&team->barrier, team, true);
-    trace_barrier_leave(3);
+    trace_barrier_leave_after(wait_end, 3); /* one clock read for both (trace.h) */
     return cancelled;
 }
 
 PV_EXPORT void GOMP_barrier(void)
 {
     trace_barrier_enter(0);
-    if (pv_ompt_tool())
+    if (pv_ompt_tool()) {
         pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), false);
-    else
+        trace_barrier_leave(0);
+    } else {
         pv_team_barrier();
-    trace_barrier_leave(0);
+        trace_barrier_leave_after(wait_end, 0); /* one clock read for both (trace.h) */
+    }
 }
 
 PV_EXPORT bool GOMP_barrier_cancel(void)

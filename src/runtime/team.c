@@ -86,12 +86,15 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     fn(data);
     trace_implicit_task_end(team, id);
 
-    trace_barrier_enter(2);
-    if (pv_ompt_tool())
+    /* _after: back-to-back events share one clock read (trace.h). */
+    trace_barrier_enter_after(implicit_task_end, 2);
+    if (pv_ompt_tool()) {
         pv_ompt_worker_end(team, id); /* waits at the barrier too */
-    else
+        trace_barrier_leave(2);
+    } else {
         pv_barrier_wait(&team->final, team, false);
-    trace_barrier_leave(2);
+        trace_barrier_leave_after(wait_end, 2);
+    }
     /* From here on the team may be reused by its master: do not touch it. */
     thr->ts.team = NULL;
     thr->task = NULL;
@@ -380,13 +383,15 @@ void pv_team_end(void)
     if (!team)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
-    trace_barrier_enter(2);
-    if (pv_ompt_tool())
+    trace_barrier_enter_after(implicit_task_end, 2);
+    if (pv_ompt_tool()) {
         pv_ompt_primary_end(team); /* waits at the barrier too */
-    else
+        trace_barrier_leave(2);
+    } else {
         pv_barrier_wait(&team->final, team, false);
-    trace_barrier_leave(2);
-    trace_parallel_end(team);
+        trace_barrier_leave_after(wait_end, 2);
+    }
+    trace_parallel_end_after(barrier_leave, team);
     if (team->cg_added)
         atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);
     thr->ts = team->prev_ts;

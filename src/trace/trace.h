@@ -39,6 +39,8 @@ struct pv_trace_ring {
      * object, and `limit` while it waits (limit is 0 then, so that the
      * thread's next record goes through the slow path, which writes it). */
     uint64_t held_id, held_ts, held_obj, held_limit;
+    /* The thread's newest record: event id and time (pv_trace_time_after). */
+    uint64_t last_id, last_ts;
     uint32_t tid;
     _Atomic uint64_t committed;/* released by the owner after each record */
     _Atomic uint64_t dropped;  /* events lost since the last dropped record */
@@ -82,6 +84,8 @@ static inline uint8_t *pv_trace_begin_at(uint64_t id, uint32_t size, uint32_t ex
     __builtin_memcpy(p, hdr, sizeof hdr);
     __builtin_memcpy(p + 24, lt, sizeof lt);
     r->pending = end;
+    r->last_id = id;
+    r->last_ts = ts;
     return p;
 }
 
@@ -89,6 +93,25 @@ static inline uint8_t *pv_trace_begin_at(uint64_t id, uint32_t size, uint32_t ex
 static inline uint8_t *pv_trace_begin(uint64_t id, uint32_t size, uint32_t extra)
 {
     return pv_trace_begin_at(id, size, extra, pv_trace_now());
+}
+
+/* A time for an event that the runtime emits right after event `prev`, with
+ * nothing but a few instructions between them: the time of `prev` when that
+ * is the thread's newest record and nothing is pending (limit 0: a
+ * remembered acquisition or a drop report must be written first), else the
+ * clock.  One clock read (~10 ns) serves both records. */
+static inline uint64_t pv_trace_time_after(uint64_t prev)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    if (r && r->last_id == prev && r->limit != 0)
+        return r->last_ts;
+    return pv_trace_now();
+}
+
+static inline uint8_t *pv_trace_begin_after(uint64_t prev, uint64_t id, uint32_t size,
+                                            uint32_t extra)
+{
+    return pv_trace_begin_at(id, size, extra, pv_trace_time_after(prev));
 }
 
 static inline void pv_trace_commit(void)

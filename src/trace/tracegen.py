@@ -202,6 +202,22 @@ def macro(ev, prefix, flag, emit):
                                  ", ".join("(%s)" % n for n in names)))
 
 
+def after_params(ev):
+    return "uint64_t prev" + "".join(
+        ", %s%s%s" % (t, "" if t.endswith("*") else " ", n) for t, n in ev.args)
+
+
+def after_macro(ev):
+    names = [n for _, n in ev.args]
+    flag = "0" if ev.disabled else "pv_trace_state[PV_TRACE_EV_%s]" % ev.name
+    return ("#define trace_%s_after(%s) \\\n"
+            "    do { \\\n"
+            "        if (__builtin_expect(%s, 0)) \\\n"
+            "            pv_trace_emit_after_%s(%s); \\\n"
+            "    } while (0)" % (ev.name, ", ".join(["prev"] + names), flag, ev.name,
+                                 ", ".join(["PV_TRACE_EV_##prev"] + ["(%s)" % n for n in names])))
+
+
 def desc_table(events, name, static):
     out = ["%sconst struct pvomp_trace_event_desc %s[%d] = {" % (static, name, len(events))]
     for ev in events:
@@ -243,6 +259,15 @@ def gen_runtime(events, src_name):
         h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s]" % ev.name,
                        "pv_trace_emit_%s" % ev.name))
     h.append("")
+    # trace_X_after(prev, ...): X emitted right after event `prev` shares its
+    # clock read when prev is the thread's newest record.
+    for ev in points:
+        h.append('void pv_trace_emit_after_%s(%s) __attribute__((visibility("hidden")));'
+                 % (ev.name, after_params(ev)))
+    h.append("")
+    for ev in points:
+        h.append(after_macro(ev))
+    h.append("")
     h.append("#endif")
 
     c = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
@@ -258,6 +283,12 @@ def gen_runtime(events, src_name):
         c.append("void pv_trace_emit_%s(%s)" % (ev.name, params(ev)))
         c.append("{")
         c += emit_body(ev, "PV_TRACE_EV_%s" % ev.name, "pv_trace_begin", "pv_trace_commit")
+        c.append("}")
+        c.append("")
+        c.append("void pv_trace_emit_after_%s(%s)" % (ev.name, after_params(ev)))
+        c.append("{")
+        c += emit_body(ev, "prev, PV_TRACE_EV_%s" % ev.name, "pv_trace_begin_after",
+                       "pv_trace_commit")
         c.append("}")
         c.append("")
     return "\n".join(h) + "\n", "\n".join(c) + "\n"

@@ -38,7 +38,7 @@ void pv_wait_while_eq(pv_futex_t *f, uint32_t val)
     atomic_fetch_sub_explicit(&f->sleepers, 1, memory_order_relaxed);
     trace_wait_wake(pv_wait_policy(), pv_wait_spin_count(), pv_phantom_now());
     pv_trace_phantom_observe(pv_phantom_now());
-    trace_wait_end(pv_wait_spin_count(), 1);
+    trace_wait_end_after(wait_wake, pv_wait_spin_count(), 1); /* one clock read (trace.h) */
 }
 
 void pv_wake_sleepers(pv_futex_t *f)
@@ -58,7 +58,7 @@ void pv_wait_word(_Atomic uint32_t *word, uint32_t val)
     pv_futex_wait(word, val);
     trace_wait_wake(pv_wait_policy(), pv_wait_spin_count(), pv_phantom_now());
     pv_trace_phantom_observe(pv_phantom_now());
-    trace_wait_end(pv_wait_spin_count(), 1);
+    trace_wait_end_after(wait_wake, pv_wait_spin_count(), 1); /* one clock read (trace.h) */
 }
 
 void pv_wake_word(_Atomic uint32_t *word, int count)

@@ -563,6 +563,28 @@ def test_runtime():
     runtime_check("*,!*_held")
 
 
+def check_shared_clock_reads(recs):
+    """Events the runtime emits back to back share one clock read (trace.h,
+    pv_trace_time_after): in each thread's stream, barrier_enter right after
+    implicit_task_end, and barrier_leave (kinds 0-3) right after wait_end,
+    carry exactly the time of the record before them."""
+    prev = {}
+    shared = {"barrier_enter": 0, "barrier_leave": 0}
+    for r in recs:
+        name, t, tid, args = r
+        p = prev.get(tid)
+        prev[tid] = r
+        if not p:
+            continue
+        if (p[0], name) == ("implicit_task_end", "barrier_enter") or (
+                (p[0], name) == ("wait_end", "barrier_leave") and args.get("kind", 9) <= 3):
+            check(t == p[1], "%s at %.3f us, right after %s at %.3f us: not one clock read"
+                  % (name, t, p[0], p[1]))
+            shared[name] += 1
+    check(shared["barrier_enter"] > 0 and shared["barrier_leave"] > 0,
+          "no back-to-back pair to check: %r" % shared)
+
+
 def runtime_check(events):
     log = os.path.join(TMP, "rt.log")
     env = trace_env(log, PVOMP_TRACE_EVENTS=events)
@@ -572,7 +594,8 @@ def runtime_check(events):
     recs, _ = dump(log)
     # Records written after the fact (acquisitions remembered while a lock
     # is held) keep every thread's stream in time order.
-    check_time_order(log)
+    abs_recs = check_time_order(log)
+    check_shared_clock_reads(abs_recs)
     count = {}
     for r in recs:
         count[r[0]] = count.get(r[0], 0) + 1
