@@ -153,8 +153,10 @@ static size_t map_struct(struct ctx *c, size_t i, struct pv_kind k)
             struct pv_mapping *m = e > s ? pv_map_find(&c->d->map, s, e)
                                          : pv_map_find_0len(&c->d->map, s, true);
             if (!m)
-                pv_fatal("struct member [%p, %p) mapped to device %d apart from the other "
-                         "members of its struct", (void *)s, (void *)e, c->d->num);
+                /* libgomp's wording (programs and its testsuite match it). */
+                pv_fatal("Trying to map into device [%p..%p) structure element when other "
+                         "mapped elements from the same structure weren't mapped together "
+                         "with it", (void *)s, (void *)e);
             use_existing(c, m, j, kj, s, e);
             if (c->h->devaddrs)
                 c->h->devaddrs[j] = (void *)pv_map_dev(m, s);
