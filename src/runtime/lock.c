@@ -182,19 +182,27 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_l
     }
 }
 
+/* omp_unset_nest_lock, both layouts, after one level was let go (`last`:
+ * the lock itself was released). */
+static inline void nest_unset_events(const void *l, bool last, const void *ra)
+{
+    pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
+    if (pv_ompt_tool()) {
+        if (last)
+            pv_ompt_mutex_released(ompt_mutex_nest_lock, l, ra);
+        else
+            pv_ompt_nest_lock(ompt_scope_end, l, ra);
+    }
+}
+
 __attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest_lock *l)
 {
-    if (--l->count == 0) {
+    bool last = --l->count == 0;
+    if (last) {
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         word_unlock(&l->lock);
-        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
-        if (pv_ompt_tool())
-            pv_ompt_mutex_released(ompt_mutex_nest_lock, l, __builtin_return_address(0));
-    } else {
-        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
-        if (pv_ompt_tool())
-            pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
     }
+    nest_unset_events(l, last, __builtin_return_address(0));
 }
 
 /* omp_test_nest_lock, both layouts.  The owner testing again adds a level
@@ -310,17 +318,12 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_25(struct pv_nest_l
 
 __attribute__((visibility("default"))) void pv_unset_nest_lock_25(struct pv_nest_lock_25 *l)
 {
-    if (--l->count == 0) {
+    bool last = --l->count == 0;
+    if (last) {
         atomic_store_explicit(&l->owner, 0, memory_order_release);
         pv_wake_word((_Atomic uint32_t *)&l->owner, 1);
-        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
-        if (pv_ompt_tool())
-            pv_ompt_mutex_released(ompt_mutex_nest_lock, l, __builtin_return_address(0));
-    } else {
-        pv_trace_held_release(PV_TRACE_HELD_LOCK, l);
-        if (pv_ompt_tool())
-            pv_ompt_nest_lock(ompt_scope_end, l, __builtin_return_address(0));
     }
+    nest_unset_events(l, last, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_lock_25 *l)
