@@ -190,12 +190,6 @@ void pv_task_queue_ready(struct pv_task *t)
     task_queue(t->team, t);
 }
 
-void pv_task_pred_done(struct pv_task *t)
-{
-    if (pv_task_pred_release(t))
-        task_queue(t->team, t);
-}
-
 /* ------------------------------------------------------------ completion */
 
 static inline bool taskgroup_cancelled(const struct pv_taskgroup *tg)
@@ -221,13 +215,7 @@ bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent)
 static struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff)
 {
     struct pv_team *team = t->team;
-    struct pv_task *next = NULL;
-    if (t->ndeps) {
-        if (handoff)
-            next = pv_deps_release_next(t);
-        else
-            pv_deps_release(t);
-    }
+    struct pv_task *next = t->ndeps ? pv_deps_release(t, handoff) : NULL;
     struct pv_taskgroup *tg = t->taskgroup;
     if (tg && atomic_fetch_sub_explicit(&tg->pending, 1, memory_order_seq_cst) == 1)
         pv_task_notify_if_idle(team);
@@ -599,7 +587,7 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
     if (pv_ompt_tool())
         pv_ompt_task_end(t, false, parent);
     if (t->ndeps)
-        pv_deps_release(t);
+        (void)pv_deps_release(t, false);
     undeferred_block_done(t);
 }
 
@@ -815,7 +803,7 @@ PV_EXPORT void GOMP_taskwait_depend(void **depend)
     if (pv_ompt_tool())
         pv_ompt_taskwait_complete(&w);
     if (w.ndeps)
-        pv_deps_release(&w);
+        (void)pv_deps_release(&w, false);
     if (nodes != stack_nodes)
         free(nodes);
 }

@@ -356,7 +356,7 @@ static void node_leave(struct pv_deps *d, struct pv_dep_node *node)
         entry_remove(d, e);
 }
 
-static struct pv_task *release(struct pv_task *t, bool want_next)
+struct pv_task *pv_deps_release(struct pv_task *t, bool hand_over)
 {
     struct pv_deps *d = t->parent->deps;
     pv_mutex_lock(&d->lock);
@@ -372,21 +372,11 @@ static struct pv_task *release(struct pv_task *t, bool want_next)
     for (unsigned i = 0; i < nsucc; i++) {
         if (!pv_task_pred_release(succ[i]))
             continue;
-        if (want_next && !next && succ[i]->priority <= 0)
+        if (hand_over && !next && succ[i]->priority <= 0)
             next = succ[i];
         else
             pv_task_queue_ready(succ[i]);
     }
     free(succ);
     return next;
-}
-
-void pv_deps_release(struct pv_task *t)
-{
-    (void)release(t, false);
-}
-
-struct pv_task *pv_deps_release_next(struct pv_task *t)
-{
-    return release(t, true);
 }

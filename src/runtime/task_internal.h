@@ -151,8 +151,6 @@ static inline void pv_task_notify_if_idle(struct pv_team *team)
  * the caller must run or queue it (a waiting undeferred task is notified
  * instead). */
 bool pv_task_pred_release(struct pv_task *t);
-/* The same, queueing t when it became ready. */
-void pv_task_pred_done(struct pv_task *t);
 /* Queue a task whose predecessors are all done. */
 void pv_task_queue_ready(struct pv_task *t);
 /* The current task, creating the initial thread's task if needed. */
@@ -225,11 +223,10 @@ bool pv_deps_empty(struct pv_deps *d);
  * in the parent's table; adds one to t->npred per unfinished predecessor. */
 void pv_deps_register(struct pv_task *parent, struct pv_task *t, void **depend);
 /* t completed: leave the table and release the successors, queueing those
- * that became ready. */
-void pv_deps_release(struct pv_task *t);
-/* The same, but one ready successor without priority is returned instead of
- * queued, for the calling thread to run next. */
-struct pv_task *pv_deps_release_next(struct pv_task *t);
+ * that became ready.  With `hand_over`, one ready successor without
+ * priority is returned instead of queued, for the calling thread to run
+ * next; otherwise (and when there is none) NULL. */
+struct pv_task *pv_deps_release(struct pv_task *t, bool hand_over);
 
 /* --------------------------------------------------- task_reduction.c */
 /* Body of GOMP_taskgroup_reduction_register. */
