@@ -19,6 +19,20 @@ static bool key_less(const struct pv_mapping *m, uintptr_t start, uintptr_t end)
     return m->host_start < start || (m->host_start == start && m->host_end < end);
 }
 
+/* Index of the first entry whose key (start, end) is not below m's. */
+static size_t first_not_less(const struct pv_map_table *t, const struct pv_mapping *m)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_less(t->v[mid], m->host_start, m->host_end))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Number of entries whose start is < limit (or <= limit when `incl`). */
 static size_t count_before(const struct pv_map_table *t, uintptr_t limit, bool incl)
 {
@@ -76,14 +90,7 @@ void pv_map_insert(struct pv_map_table *t, struct pv_mapping *m)
         t->v = v;
         t->cap = cap;
     }
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key_less(t->v[mid], m->host_start, m->host_end))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = first_not_less(t, m);
     memmove(&t->v[lo + 1], &t->v[lo], (t->n - lo) * sizeof *t->v);
     t->v[lo] = m;
     t->n++;
@@ -91,15 +98,7 @@ void pv_map_insert(struct pv_map_table *t, struct pv_mapping *m)
 
 void pv_map_remove(struct pv_map_table *t, struct pv_mapping *m)
 {
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key_less(t->v[mid], m->host_start, m->host_end))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (size_t i = lo; i < t->n; i++) {
+    for (size_t i = first_not_less(t, m); i < t->n; i++) {
         if (t->v[i] == m) {
             memmove(&t->v[i], &t->v[i + 1], (t->n - i - 1) * sizeof *t->v);
             t->n--;
