@@ -159,31 +159,65 @@ static void release_item(struct pv_device *d, struct pv_item *it, struct pv_touc
         r->v[r->n++] = it->m->head;
 }
 
+/* The arrays of one target_map event (OMPT), filled item by item. */
+struct map_event {
+    void **host, **dev;
+    size_t *bytes;
+    unsigned *flags;
+    unsigned n;
+};
+
+static bool map_events_wanted(void)
+{
+    return pv_ev_on() && (pv_ompt_on(target_map_emi) || pv_ompt_on(target_map));
+}
+
+static void map_event_init(struct map_event *e, size_t cap)
+{
+    cap = cap ? cap : 1;
+    e->host = pv_malloc(cap * sizeof *e->host);
+    e->dev = pv_malloc(cap * sizeof *e->dev);
+    e->bytes = pv_malloc(cap * sizeof *e->bytes);
+    e->flags = pv_malloc(cap * sizeof *e->flags);
+    e->n = 0;
+}
+
+static void map_event_add(struct map_event *e, uintptr_t host, void *dev, size_t bytes,
+                          unsigned flags)
+{
+    e->host[e->n] = (void *)host;
+    e->dev[e->n] = dev;
+    e->bytes[e->n] = bytes;
+    e->flags[e->n] = flags;
+    e->n++;
+}
+
+/* Dispatch the event and free the arrays. */
+static void map_event_send(struct map_event *e)
+{
+    pv_ev_map(e->n, e->host, e->dev, e->bytes, e->flags);
+    free(e->host);
+    free(e->dev);
+    free(e->bytes);
+    free(e->flags);
+}
+
 /* target_map for the end of a structured construct: what it gives back. */
 static void exit_event(struct pv_mapped *h)
 {
-    if (!pv_ev_on() || !(pv_ompt_on(target_map_emi) || pv_ompt_on(target_map)))
+    if (!map_events_wanted())
         return;
-    size_t n = h->n, m = 0;
-    void **host = pv_malloc((n + 1) * sizeof *host), **dev = pv_malloc((n + 1) * sizeof *dev);
-    size_t *bytes = pv_malloc((n + 1) * sizeof *bytes);
-    unsigned *flags = pv_malloc((n + 1) * sizeof *flags);
-    for (size_t i = 0; i < n; i++) {
+    struct map_event e;
+    map_event_init(&e, h->n);
+    for (size_t i = 0; i < h->n; i++) {
         struct pv_item *it = &h->items[i];
         if (!it->m || it->attach)
             continue;
-        host[m] = (void *)it->host;
-        dev[m] = (void *)pv_map_dev(it->m, it->host);
-        bytes[m] = it->len;
-        flags[m] = ompt_target_map_flag_release |
-                   (it->copy_from || it->always_from ? ompt_target_map_flag_from : 0);
-        m++;
+        map_event_add(&e, it->host, (void *)pv_map_dev(it->m, it->host), it->len,
+                      ompt_target_map_flag_release |
+                          (it->copy_from || it->always_from ? ompt_target_map_flag_from : 0));
     }
-    pv_ev_map((unsigned)m, host, dev, bytes, flags);
-    free(host);
-    free(dev);
-    free(bytes);
-    free(flags);
+    map_event_send(&e);
 }
 
 /* Is the item's mapping still the one it took?  (A `delete` in between may
@@ -349,13 +383,11 @@ static unsigned map_flags(struct pv_kind k, bool exit)
 
 void pv_map_event(struct pv_device *d, const struct pv_maplist *l, bool exit)
 {
-    if (!pv_ev_on() || !(pv_ompt_on(target_map_emi) || pv_ompt_on(target_map)) || !l->n)
+    if (!map_events_wanted() || !l->n)
         return;
-    size_t n = l->n, m = 0;
-    void **host = pv_malloc(n * sizeof *host), **dev = pv_malloc(n * sizeof *dev);
-    size_t *bytes = pv_malloc(n * sizeof *bytes);
-    unsigned *flags = pv_malloc(n * sizeof *flags);
-    for (size_t i = 0; i < n; i++) {
+    struct map_event e;
+    map_event_init(&e, l->n);
+    for (size_t i = 0; i < l->n; i++) {
         struct pv_kind k = pv_kind_at(l, i);
         uintptr_t s = (uintptr_t)l->hostaddrs[i];
         bool ptr = k.k == K_POINTER || k.k == K_POINTER_TO_ZLAS;
@@ -364,16 +396,9 @@ void pv_map_event(struct pv_device *d, const struct pv_maplist *l, bool exit)
             k.k == K_USE_DEVICE_PTR || k.k == K_USE_DEVICE_PTR_IF_PRESENT ||
             (k.k & 0xf0) == (K_ATTACH & 0xf0) || k.k == K_ALWAYS_POINTER)
             continue;
-        struct pv_mapping *mp = len ? pv_map_find(&d->map, s, s + len) : pv_map_find_addr(&d->map, s);
-        host[m] = (void *)s;
-        dev[m] = mp ? (void *)pv_map_dev(mp, s) : NULL;
-        bytes[m] = len;
-        flags[m] = map_flags(k, exit);
-        m++;
+        /* pv_map_find of an empty range looks the address up. */
+        struct pv_mapping *mp = pv_map_find(&d->map, s, s + len);
+        map_event_add(&e, s, mp ? (void *)pv_map_dev(mp, s) : NULL, len, map_flags(k, exit));
     }
-    pv_ev_map((unsigned)m, host, dev, bytes, flags);
-    free(host);
-    free(dev);
-    free(bytes);
-    free(flags);
+    map_event_send(&e);
 }
