@@ -8,9 +8,9 @@
  * handed back whole, so a record at `current` is valid while
  * current + its size <= buffer + bytes. */
 #include <stdio.h>
-#include <string.h>
 
 #include "ompt/device_trace_int.h"
+#include "ompt/entry_table.h"
 #include "runtime/internal.h"
 
 #define TYPE_BIT(t) ((uint64_t)1 << (t))
@@ -227,13 +227,9 @@ static uint64_t lost_records(ompt_device_t *device)
     return d ? atomic_load_explicit(&d->lost, memory_order_relaxed) : 0;
 }
 
-struct entry {
-    const char *name;
-    ompt_interface_fn_t fn;
-};
 #define ENTRY(fn) {"ompt_" #fn, (ompt_interface_fn_t)(fn)}
 
-static const struct entry entries[] = {
+static const struct pv_ompt_entry entries[] = {
     ENTRY(get_device_num_procs), ENTRY(get_device_time), ENTRY(translate_time),
     ENTRY(set_trace_ompt), ENTRY(set_trace_native), ENTRY(start_trace),
     ENTRY(pause_trace), ENTRY(flush_trace), ENTRY(stop_trace),
@@ -244,10 +240,5 @@ static const struct entry entries[] = {
 
 ompt_interface_fn_t pv_dtrace_lookup(const char *name)
 {
-    if (!name)
-        return NULL;
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
-        if (strcmp(entries[i].name, name) == 0)
-            return entries[i].fn;
-    return NULL;
+    return pv_ompt_entry_find(entries, sizeof entries / sizeof entries[0], name);
 }

@@ -1,19 +1,13 @@
 /* The lookup function handed to the tool's initializer: the host's runtime
  * entry points by name (OpenMP 5.1, 4.6.1).  Unknown names answer NULL. */
-#include <string.h>
-
+#include "ompt/entry_table.h"
 #include "ompt/tool.h"
 
 int pv_target_ompt_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
 
-struct entry {
-    const char *name;
-    ompt_interface_fn_t fn;
-};
-
 #define ENTRY(name, fn) {name, (ompt_interface_fn_t)(fn)}
 
-static const struct entry entries[] = {
+static const struct pv_ompt_entry entries[] = {
     ENTRY("ompt_enumerate_states", pv_ompt_enumerate_states),
     ENTRY("ompt_enumerate_mutex_impls", pv_ompt_enumerate_mutex_impls),
     ENTRY("ompt_set_callback", pv_ompt_set_callback),
@@ -37,10 +31,5 @@ static const struct entry entries[] = {
 
 ompt_interface_fn_t pv_ompt_lookup(const char *name)
 {
-    if (!name)
-        return NULL;
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
-        if (strcmp(entries[i].name, name) == 0)
-            return entries[i].fn;
-    return NULL;
+    return pv_ompt_entry_find(entries, sizeof entries / sizeof entries[0], name);
 }
