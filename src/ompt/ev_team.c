@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ompt/events.h"
+#include "trace/trace.h"
 
 static int barrier_state(int kind)
 {
@@ -155,6 +156,7 @@ void pv_ompt_worker_end(struct pv_team *team, unsigned id)
     if (slot)
         *slot = 0;
     pv_ompt_set_state(ompt_state_idle, NULL);
+    pv_trace_time_unshare(); /* the callbacks above took time */
 }
 
 void pv_ompt_primary_end(struct pv_team *team)
@@ -173,6 +175,7 @@ void pv_ompt_primary_end(struct pv_team *team)
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = 0;
+    pv_trace_time_unshare(); /* the callbacks above took time */
 }
 
 void pv_ompt_parallel_end(struct pv_team *team)
@@ -211,6 +214,7 @@ bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable)
     barrier_leave(kind, par, &task->data, codeptr, pv_ompt_work_state());
     if (cancelled)
         pv_ompt_cancel(0, false, codeptr);
+    pv_trace_time_unshare(); /* the callbacks above took time */
     return cancelled;
 }
 

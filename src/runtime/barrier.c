@@ -138,13 +138,11 @@ bool pv_team_barrier_cancel(void)
 PV_EXPORT void GOMP_barrier(void)
 {
     trace_barrier_enter(0);
-    if (pv_ompt_tool()) {
+    if (pv_ompt_tool())
         pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), false);
-        trace_barrier_leave(0);
-    } else {
+    else
         pv_team_barrier();
-        trace_barrier_leave_after(wait_end, 0); /* one clock read for both (trace.h) */
-    }
+    trace_barrier_leave_after(wait_end, 0); /* one clock read for both (trace.h) */
 }
 
 PV_EXPORT bool GOMP_barrier_cancel(void)

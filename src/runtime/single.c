@@ -43,11 +43,10 @@ PV_EXPORT void *GOMP_single_copy_start(void)
     if (pv_ompt_tool()) {
         pv_ompt_single(false, true, __builtin_return_address(0));
         pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
-        trace_barrier_leave(1);
     } else {
         pv_team_barrier();
-        trace_barrier_leave_after(wait_end, 1);
     }
+    trace_barrier_leave_after(wait_end, 1);
     void *data = pv_thr.ts.ws->copyprivate;
     pv_ws_end_nowait();
     return data;
@@ -59,13 +58,11 @@ PV_EXPORT void GOMP_single_copy_end(void *data)
     if (team) {
         pv_thr.ts.ws->copyprivate = data;
         trace_barrier_enter(1);
-        if (pv_ompt_tool()) {
+        if (pv_ompt_tool())
             pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
-            trace_barrier_leave(1);
-        } else {
+        else
             pv_team_barrier();
-            trace_barrier_leave_after(wait_end, 1);
-        }
+        trace_barrier_leave_after(wait_end, 1);
     }
     pv_ws_end_nowait();
 }

@@ -88,13 +88,11 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
 
     /* _after: back-to-back events share one clock read (trace.h). */
     trace_barrier_enter_after(implicit_task_end, 2);
-    if (pv_ompt_tool()) {
+    if (pv_ompt_tool())
         pv_ompt_worker_end(team, id); /* waits at the barrier too */
-        trace_barrier_leave(2);
-    } else {
+    else
         pv_barrier_wait(&team->final, team, false);
-        trace_barrier_leave_after(wait_end, 2);
-    }
+    trace_barrier_leave_after(wait_end, 2);
     /* From here on the team may be reused by its master: do not touch it. */
     thr->ts.team = NULL;
     thr->task = NULL;
@@ -384,13 +382,11 @@ void pv_team_end(void)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
     trace_barrier_enter_after(implicit_task_end, 2);
-    if (pv_ompt_tool()) {
+    if (pv_ompt_tool())
         pv_ompt_primary_end(team); /* waits at the barrier too */
-        trace_barrier_leave(2);
-    } else {
+    else
         pv_barrier_wait(&team->final, team, false);
-        trace_barrier_leave_after(wait_end, 2);
-    }
+    trace_barrier_leave_after(wait_end, 2);
     trace_parallel_end_after(barrier_leave, team);
     if (team->cg_added)
         atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);

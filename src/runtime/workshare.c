@@ -124,13 +124,11 @@ void pv_ws_end(void)
 {
     pv_ws_end_nowait();
     trace_barrier_enter(1);
-    if (pv_ompt_tool()) {
+    if (pv_ompt_tool())
         pv_ompt_barrier(ompt_sync_region_barrier_implicit_workshare, NULL, false);
-        trace_barrier_leave(1);
-    } else {
+    else
         pv_team_barrier();
-        trace_barrier_leave_after(wait_end, 1); /* one clock read for both (trace.h) */
-    }
+    trace_barrier_leave_after(wait_end, 1); /* one clock read for both (trace.h) */
 }
 
 bool pv_ws_end_cancel(void)

@@ -108,6 +108,15 @@ static inline uint64_t pv_trace_time_after(uint64_t prev)
     return pv_trace_now();
 }
 
+/* Something that takes time ran since the thread's newest record without
+ * writing one (a tool's OMPT callbacks): the next record reads the clock. */
+static inline void pv_trace_time_unshare(void)
+{
+    struct pv_trace_ring *r = pv_trace_tls;
+    if (r)
+        r->last_id = 0;
+}
+
 static inline uint8_t *pv_trace_begin_after(uint64_t prev, uint64_t id, uint32_t size,
                                             uint32_t extra)
 {
