@@ -17,6 +17,15 @@ static inline void critical_lock(_Atomic uint32_t *m)
     pv_trace_held_take(PV_TRACE_HELD_CRITICAL, m, pv_mutex_trylock(m), pv_mutex_lock_slow(m));
 }
 
+/* With a tool attached: the mutex events around the acquisition.  Out of
+ * line, so that without a tool GOMP_critical_*start is the bare lock. */
+static __attribute__((noinline)) void critical_lock_under_tool(_Atomic uint32_t *m, const void *ra)
+{
+    pv_ompt_mutex_acquire(ompt_mutex_critical, m, ra);
+    critical_lock(m);
+    pv_ompt_mutex_acquired(ompt_mutex_critical, m, ra);
+}
+
 static inline void critical_unlock(_Atomic uint32_t *m)
 {
     pv_mutex_unlock(m);
@@ -26,10 +35,9 @@ static inline void critical_unlock(_Atomic uint32_t *m)
 PV_EXPORT void GOMP_critical_start(void)
 {
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
-    critical_lock(&unnamed_lock);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
+        critical_lock_under_tool(&unnamed_lock, __builtin_return_address(0));
+    else
+        critical_lock(&unnamed_lock);
 }
 
 PV_EXPORT void GOMP_critical_end(void)
@@ -44,10 +52,9 @@ _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit i
 PV_EXPORT void GOMP_critical_name_start(void **pptr)
 {
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
-    critical_lock((_Atomic uint32_t *)pptr);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
+        critical_lock_under_tool((_Atomic uint32_t *)pptr, __builtin_return_address(0));
+    else
+        critical_lock((_Atomic uint32_t *)pptr);
 }
 
 PV_EXPORT void GOMP_critical_name_end(void **pptr)

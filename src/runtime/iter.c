@@ -4,6 +4,13 @@
 #include "runtime/loop.h"
 #include "trace/trace.h"
 
+void pv_chunk_observe_slow(const struct pv_ws *ws, pv_ull s0, pv_ull e0)
+{
+    trace_loop_chunk(s0, e0);
+    if (pv_ompt_tool())
+        pv_ompt_dispatch_chunk(ws, s0, e0);
+}
+
 pv_ull pv_count_long(long start, long end, long incr)
 {
     /* Distances are taken in unsigned arithmetic, where they cannot overflow. */

@@ -96,13 +96,26 @@ __attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
 
 /* Trace points of the 3.0 locks: nothing is recorded while the lock is held
  * (trace/held.h). */
+static inline void set_lock(pv_lock_word *w)
+{
+    pv_trace_held_take(PV_TRACE_HELD_LOCK, w, word_try(w), word_lock_slow(w));
+}
+
+/* With a tool attached: the mutex events around the acquisition.  Out of
+ * line, so that without a tool omp_set_lock is the bare lock. */
+static __attribute__((noinline)) void set_lock_under_tool(pv_lock_word *w, const void *ra)
+{
+    pv_ompt_mutex_acquire(ompt_mutex_lock, w, ra);
+    set_lock(w);
+    pv_ompt_mutex_acquired(ompt_mutex_lock, w, ra);
+}
+
 __attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
 {
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_lock, w, __builtin_return_address(0));
-    pv_trace_held_take(PV_TRACE_HELD_LOCK, w, word_try(w), word_lock_slow(w));
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_lock, w, __builtin_return_address(0));
+        set_lock_under_tool(w, __builtin_return_address(0));
+    else
+        set_lock(w);
 }
 
 __attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)

@@ -87,13 +87,14 @@ static inline struct pv_ws *pv_loop_enter(enum pv_form form, pv_ull start, pv_ul
  * pv_iter_bounds. */
 
 /* Observers of every chunk handed out (trace point, OMPT dispatch).  Called
- * last, after the results are stored, so that the hot path keeps nothing
- * alive across the calls and needs no register saves. */
+ * last, after the results are stored.  One test for both and one call, so
+ * that the hot path keeps nothing alive across calls and needs no register
+ * saves. */
+void pv_chunk_observe_slow(const struct pv_ws *ws, pv_ull s0, pv_ull e0);
 static inline void pv_chunk_observe(const struct pv_ws *ws, pv_ull s0, pv_ull e0)
 {
-    trace_loop_chunk(s0, e0);
-    if (pv_ompt_tool())
-        pv_ompt_dispatch_chunk(ws, s0, e0);
+    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_loop_chunk] | pv_ompt_tool(), 0))
+        pv_chunk_observe_slow(ws, s0, e0);
 }
 
 /* Hand a range back through the ABI's pointers; false when there is none.

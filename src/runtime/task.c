@@ -239,6 +239,26 @@ static struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff)
     return next;
 }
 
+/* With a tool attached a task body runs from here: this frame is the one
+ * the tool sees as the task's exit frame.  Kept out of line so that the
+ * paths without a tool need no frame pointer and keep nothing live across
+ * the body for the tool's sake. */
+static __attribute__((noinline)) void run_fn_under_tool(struct pv_task *prior, struct pv_task *t,
+                                                        void (*fn)(void *), void *arg)
+{
+    pv_ompt_task_begin(prior, t, __builtin_frame_address(0));
+    fn(arg);
+}
+
+/* Run a task's body, through run_fn_under_tool when a tool is attached. */
+static inline void run_fn(struct pv_task *prior, struct pv_task *t, void (*fn)(void *), void *arg)
+{
+    if (pv_ompt_tool())
+        run_fn_under_tool(prior, t, fn, arg);
+    else
+        fn(arg);
+}
+
 /* Run t; returns a successor handed over by its completion, or NULL. */
 static struct pv_task *task_run_one(struct pv_thread *thr, struct pv_task *t)
 {
@@ -249,11 +269,12 @@ static struct pv_task *task_run_one(struct pv_thread *thr, struct pv_task *t)
         struct pv_task *prev = thr->task;
         thr->task = t;
         trace_task_begin(t);
-        if (pv_ompt_tool())
-            pv_ompt_task_begin(prev, t, __builtin_frame_address(0));
-        t->fn(t->arg);
-        if (pv_ompt_tool())
+        if (pv_ompt_tool()) {
+            run_fn_under_tool(prev, t, t->fn, t->arg);
             pv_ompt_task_end(t, false, prev);
+        } else {
+            t->fn(t->arg);
+        }
         trace_task_end(t);
         thr->task = prev;
     } else if (pv_ompt_tool()) {
@@ -464,6 +485,12 @@ static void run_body(const struct pv_task_args *a)
     }
 }
 
+static void run_body_cb(void *a)
+{
+    run_body(a);
+}
+
+
 /* Run fn in a task that lives in this frame: no team, or an included task
  * of a final task.  Nothing it creates can be deferred. */
 static void run_included(const struct pv_task_args *a)
@@ -475,14 +502,12 @@ static void run_included(const struct pv_task_args *a)
     t.kind = PV_TASK_STACK;
     t.tflags = PV_TF_UNDEFERRED;
     set_event(a, &t);
-    if (pv_ompt_tool()) {
+    if (pv_ompt_tool())
         pv_ompt_task_create(&t, true, a->flags, NULL);
-        pv_ompt_task_begin(parent, &t, __builtin_frame_address(0));
-    }
     trace_task_create(&t, a->flags);
     thr->task = &t;
     trace_task_begin(&t);
-    run_body(a);
+    run_fn(parent, &t, run_body_cb, (void *)a);
     trace_task_end(&t);
     thr->task = parent;
     if (t.tflags & PV_TF_DETACH)
@@ -575,11 +600,9 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
             wait_until(team, parent, preds_done, t);
     }
     trace_task_create(t, a->flags);
-    if (pv_ompt_tool())
-        pv_ompt_task_begin(parent, t, __builtin_frame_address(0));
     thr->task = t;
     trace_task_begin(t);
-    run_body(a);
+    run_fn(parent, t, run_body_cb, (void *)a);
     trace_task_end(t);
     thr->task = parent;
     if (t->tflags & PV_TF_DETACH)
@@ -603,14 +626,12 @@ static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
     task_init(&u, parent, team, a);
     u.kind = PV_TASK_STACK;
     u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
-    if (pv_ompt_tool()) {
+    if (pv_ompt_tool())
         pv_ompt_task_create(&u, true, a->flags, NULL);
-        pv_ompt_task_begin(parent, &u, __builtin_frame_address(0));
-    }
     trace_task_create(&u, a->flags);
     thr->task = &u;
     trace_task_begin(&u);
-    run_body(a);
+    run_fn(parent, &u, run_body_cb, (void *)a);
     trace_task_end(&u);
     /* The parent may have moved into a block meanwhile. */
     thr->task = task_resolve(parent);
@@ -727,14 +748,12 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         u.taskgroup = parent->taskgroup;
         u.deps = NULL;
         atomic_init(&u.cnt, PV_TASK_REF);
-        if (pv_ompt_tool()) {
+        if (pv_ompt_tool())
             pv_ompt_task_create(&u, true, flags, NULL);
-            pv_ompt_task_begin(parent, &u, __builtin_frame_address(0));
-        }
         trace_task_create(&u, flags);
         thr->task = &u;
         trace_task_begin(&u);
-        fn(data);
+        run_fn(parent, &u, fn, data);
         trace_task_end(&u);
         thr->task = task_resolve(parent);
         if (pv_ompt_tool())
@@ -757,16 +776,28 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     pv_task_spawn(&a, if_clause);
 }
 
-PV_EXPORT void GOMP_taskwait(void)
+static inline void taskwait(void)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_task *t = thr->task;
-    if (pv_ompt_tool())
-        pv_ompt_sync_begin(ompt_sync_region_taskwait, __builtin_return_address(0));
     if (thr->ts.team && t && !children_done(t))
         wait_until(thr->ts.team, t, children_done, t);
+}
+
+/* Out of line, so that GOMP_taskwait without a tool saves no registers. */
+static __attribute__((noinline)) void taskwait_under_tool(const void *codeptr)
+{
+    pv_ompt_sync_begin(ompt_sync_region_taskwait, codeptr);
+    taskwait();
+    pv_ompt_sync_end(ompt_sync_region_taskwait, codeptr);
+}
+
+PV_EXPORT void GOMP_taskwait(void)
+{
     if (pv_ompt_tool())
-        pv_ompt_sync_end(ompt_sync_region_taskwait, __builtin_return_address(0));
+        taskwait_under_tool(__builtin_return_address(0));
+    else
+        taskwait();
 }
 
 /* taskwait with depend: as if an included, empty task with those
