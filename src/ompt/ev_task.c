@@ -92,7 +92,7 @@ static void announce(struct pv_task *t, int flags, void **depend)
     size_t ndeps = depend ? (uintptr_t)(depend[0] ? depend[0] : depend[1]) : 0;
     if (pv_ompt_on(task_create)) {
         enc->frame.enter_frame.ptr = frame;
-        enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_framepointer : 0;
+        enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
         pv_ompt_cb(task_create)(&enc->data, &enc->frame, &o->data, flags, ndeps > 0, codeptr);
         enc->frame.enter_frame.ptr = NULL;
         enc->frame.enter_frame_flags = 0;

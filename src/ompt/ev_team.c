@@ -61,13 +61,10 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
 
     const void *codeptr = me->codeptr;
     void *frame = me->enter_frame;
-    int frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     me->codeptr = NULL;
     me->enter_frame = NULL;
-    if (!codeptr) {
+    if (!codeptr)
         pv_ompt_caller(&codeptr, &frame);
-        frame_flags = ompt_frame_runtime | ompt_frame_cfa;
-    }
     unsigned n = team->nthreads;
     unsigned requested = me->requested ? me->requested : n;
     int flags = ompt_parallel_team |
@@ -92,7 +89,7 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
         o->parallel = &team->ompt.data;
     }
     enc->frame.enter_frame.ptr = frame;
-    enc->frame.enter_frame_flags = frame_flags;
+    enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
     if (pv_ompt_on(parallel_begin))
         pv_ompt_cb(parallel_begin)(&enc->data, &enc->frame, &team->ompt.data, requested, flags,
                                    codeptr);

@@ -93,12 +93,14 @@ extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
     __attribute__((tls_model("initial-exec")));
 
 /* In GOMP_parallel*, GOMP_task*, GOMP_taskloop*: where the program called
- * from and the entry's frame, for the first event of the call. */
+ * from and the entry's frame, for the first event of the call.  The frame is
+ * the entry's CFA (ompt_frame_cfa): unlike __builtin_frame_address it does
+ * not make the entry point keep a frame pointer when no tool is attached. */
 #define PV_OMPT_ENTRY()                                                      \
     do {                                                                     \
         if (pv_ompt_tool()) {                                                \
             pv_ompt_thr.codeptr = __builtin_return_address(0);               \
-            pv_ompt_thr.enter_frame = __builtin_frame_address(0);            \
+            pv_ompt_thr.enter_frame = __builtin_dwarf_cfa();                \
         }                                                                    \
     } while (0)
 

@@ -38,7 +38,7 @@ static void check_region(unsigned requested, unsigned actual, uint64_t encounter
            (const char *)pb->codeptr < (const char *)region + 512);
     /* The encountering task's frame: entered the runtime, at a real address. */
     TCHECK(pb->frame_arg.enter_frame.ptr != NULL);
-    TCHECK(pb->frame_arg.enter_frame_flags & ompt_frame_framepointer);
+    TCHECK(pb->frame_arg.enter_frame_flags == (ompt_frame_runtime | ompt_frame_cfa));
     TCHECK(pb->seq < pe->seq);
     TCHECK(pb->state == ompt_state_work_serial || pb->state == ompt_state_work_parallel);
 

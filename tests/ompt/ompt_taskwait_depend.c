@@ -39,7 +39,7 @@ static struct tw taskwait_events(size_t k)
     TCHECK(ttq_in_program(c->codeptr));
     /* The encountering task's enter frame: the runtime's entry point. */
     TCHECK(c->frame_arg.enter_frame.ptr != NULL &&
-           c->frame_arg.enter_frame_flags == (ompt_frame_runtime | ompt_frame_framepointer));
+           c->frame_arg.enter_frame_flags == (ompt_frame_runtime | ompt_frame_cfa));
     for (size_t i = 0; i < tt_count(); i++) {
         const struct tt_event *e = tt_get(i);
         if (e->type == ompt_callback_dependences && e->task == c->task2) {
