@@ -134,6 +134,8 @@ __attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
     int got = word_try(w);
     if (got && t)
         pv_trace_held_got(PV_TRACE_HELD_LOCK, t, w); /* an acquisition without waiting */
+    else if (!got)
+        trace_lock_busy(w);
     if (pv_ompt_tool()) {
         if (got)
             pv_ompt_mutex_acquired(ompt_mutex_test_lock, w, __builtin_return_address(0));
@@ -240,6 +242,7 @@ static inline uint64_t nest_test_begin(const void *l, const void *ra)
 static inline int nest_test_end(const void *l, uint64_t t, bool got, const void *ra)
 {
     if (!got) {
+        trace_lock_busy((void *)l);
         if (pv_ompt_tool())
             pv_ompt_mutex_failed();
         return 0;

@@ -226,6 +226,7 @@ static void trace_exit(void)
 {
     if (!atomic_load_explicit(&pv_trace_on, memory_order_acquire))
         return;
+    trace_thread_end(); /* the thread that ends the process */
     pv_trace_held_flush(); /* this thread's acquisition not written yet, if any */
     pv_trace_disable_all();
     atomic_store_explicit(&pv_trace_on, 0, memory_order_release);
@@ -265,6 +266,7 @@ static void trace_init_once(void)
         return;
     atomic_store_explicit(&pv_trace_on, 1, memory_order_release);
     pv_trace_set_all(pv_trace_state, pv_trace_catalog, PV_TRACE_NEVENTS);
+    trace_thread_begin(0); /* the initial thread (the constructor runs on it) */
     atexit(trace_exit);
     pthread_atfork(NULL, NULL, trace_fork_child);
 }

@@ -229,7 +229,8 @@ def test_churn():
     check_accounting(recs, gen, ("tp_seq",))
     st = run_reader("stats", log).stdout.decode()
     m = re.search(r"in (\d+) thread\(s\)", st)
-    check(m and int(m.group(1)) == 64, "want 64 thread streams (rings handed over at exit):\n" + st)
+    # 64 emitting threads, and the initial thread (its thread_begin/_end).
+    check(m and int(m.group(1)) == 65, "want 65 thread streams (rings handed over at exit):\n" + st)
     print("churn: 64 short-lived threads, all handed over")
 
 
@@ -662,7 +663,14 @@ def runtime_check(events):
     want("task_end", gen["task"])
     want("loop_init", regions, exact=False)
     want("barrier_enter", regions * n * 2, exact=False)  # explicit + join at least
-    want("thread_begin", n - 1, exact=False)
+    want("thread_begin", n, exact=False)  # the workers and the initial thread
+    want("lock_busy", gen["test_failed"])
+    first = [r for r in recs if r[2] == recs[0][2]]
+    check(first[0][0] == "thread_begin" and first[0][3]["worker"] == 0,
+          "the initial thread's first record is %s %r, wanted thread_begin worker=0"
+          % (first[0][0], first[0][3]))
+    check(first[-1][0] == "thread_end", "the initial thread's last record is %s, wanted thread_end"
+          % first[-1][0])
     chunks = sum(r[3]["end"] - r[3]["start"] for r in recs if r[0] == "loop_chunk")
     check(chunks == gen["loop_iterations"], "loop chunks cover %d iterations, wanted %d"
           % (chunks, gen["loop_iterations"]))
