@@ -45,7 +45,11 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
 #define pv_ompt_on(ev)                                                                  \
     __builtin_expect(__atomic_load_n(&pv_ompt_callbacks[ompt_callback_##ev],            \
                                      __ATOMIC_RELAXED) != 0, 0)
-#define pv_ompt_tool() __builtin_expect(__atomic_load_n(&pv_ompt_active, __ATOMIC_RELAXED), 0)
+/* A plain read, as the trace flags: gcc then tests the byte in memory
+ * (cmpb; an atomic load is movzbl + test).  pv_ompt_active is written only
+ * when a tool starts or is finalized; a thread that reads it stale sees the
+ * change at its next event, as with a relaxed load. */
+#define pv_ompt_tool() __builtin_expect(pv_ompt_active, 0)
 #endif
 
 /* The registered callback of `ev`, with its type (pv_ompt_cbt: events whose
