@@ -665,6 +665,13 @@ def runtime_check(events):
     want("barrier_enter", regions * n * 2, exact=False)  # explicit + join at least
     want("thread_begin", n, exact=False)  # the workers and the initial thread
     want("lock_busy", gen["test_failed"])
+    # spins: what each wait really spun, not the policy's budget.
+    spun = [r[3]["spins"] for r in recs if r[0] == "wait_end" and not r[3]["blocked"]]
+    budget = max([r[3]["spins"] for r in recs if r[0] == "wait_block"] or [0])
+    check(len(set(spun)) > 1, "wait_end spins all equal (%r...): not the spins of each wait"
+          % spun[:3])
+    check(not budget or max(spun) <= budget, "a wait spun %d times, more than the %d a blocked "
+          "wait spun" % (max(spun), budget))
     first = [r for r in recs if r[2] == recs[0][2]]
     check(first[0][0] == "thread_begin" and first[0][3]["worker"] == 0,
           "the initial thread's first record is %s %r, wanted thread_begin worker=0"
