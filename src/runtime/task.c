@@ -248,6 +248,8 @@ static __attribute__((noinline)) void run_fn_under_tool(struct pv_task *prior, s
 {
     pv_ompt_task_begin(prior, t, __builtin_frame_address(0));
     fn(arg);
+    /* Not a tail call: the frame must stay below the body while it runs. */
+    __asm__ volatile("" ::: "memory");
 }
 
 /* Run a task's body, through run_fn_under_tool when a tool is attached. */
@@ -489,7 +491,6 @@ static void run_body_cb(void *a)
 {
     run_body(a);
 }
-
 
 /* Run fn in a task that lives in this frame: no team, or an included task
  * of a final task.  Nothing it creates can be deferred. */

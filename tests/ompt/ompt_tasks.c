@@ -10,6 +10,10 @@
 #define NT 20
 
 static uint64_t task_ids[NT], parent_ids[NT];
+/* Per task: while the body runs, its exit frame lies above (the stack grows
+ * down) the body's own frame: the runtime frame that called the body is
+ * still on the stack (not replaced by a tail call to the body). */
+static int frame_ok[NT];
 
 /* For one created task: exactly one switch to it and one completion of it,
  * on the same thread, the completion after the switch. */
@@ -49,6 +53,8 @@ int main(void)
                 {
                     task_ids[i] = ttq_task_id(0);
                     parent_ids[i] = ttq_task_id(1);
+                    char *exit_frame = ttq_exit_frame();
+                    frame_ok[i] = exit_frame && exit_frame > (char *)__builtin_frame_address(0);
                 }
             }
 #pragma omp taskwait
@@ -63,6 +69,7 @@ int main(void)
         TCHECK(c->task == c0->task && c->task == c->q_task);   /* the single's implicit task */
         TCHECK(c->task2 != 0 && ttq_in_program(c->codeptr));
         check_task_life(c);
+        TCHECK(frame_ok[k]);
     }
     for (int i = 0; i < NT; i++) {
         int found = 0;

@@ -90,6 +90,15 @@ static inline uint64_t ttq_task_id(int level)
     return f(level, &flags, &task, NULL, NULL, &num) == 2 && task ? task->value : 0;
 }
 
+/* The calling thread's current task's exit frame (NULL if none). */
+static inline void *ttq_exit_frame(void)
+{
+    ompt_get_task_info_t f = (ompt_get_task_info_t)tt_lookup()("ompt_get_task_info");
+    ompt_frame_t *frame = NULL;
+    int flags, num;
+    return f(0, &flags, NULL, &frame, NULL, &num) == 2 && frame ? frame->exit_frame.ptr : NULL;
+}
+
 static inline uint64_t ttq_parallel_id(int level)
 {
     ompt_get_parallel_info_t f = (ompt_get_parallel_info_t)tt_lookup()("ompt_get_parallel_info");
