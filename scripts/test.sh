@@ -12,4 +12,11 @@ status=0
 # too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md).
 PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target} \
   bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
+# Again with an OMPT tool attached to every test (the recording tool, which
+# checks the invariants of each program's whole event log at exit): every
+# test must still pass, and every log must hold (tests/ompt/tt_check.c).
+echo "== libgomp testsuite with the OMPT recording tool attached (TT_CHECK=1)"
+PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target} \
+PVOMP_TESTSUITE_RUN_ENV="OMP_TOOL_LIBRARIES=$build/tests/ompt/libpvomp_tt.so TT_QUIET=1 TT_CHECK=1" \
+  bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
 exit $status

@@ -344,6 +344,7 @@ class Runner:
             os.unlink(os.path.join(ld, f))
         env = clean_env()
         env.update(t.env)
+        env.update(self.args.run_env)
         env["LD_LIBRARY_PATH"] = self.lib
         env["LD_DEBUG"] = "libs"
         env["LD_DEBUG_OUTPUT"] = os.path.join(ld, "log")
@@ -477,7 +478,11 @@ def main():
     ap.add_argument("--allow-foreign-runtime", dest="allow_foreign", action="store_true",
                     default=os.environ.get("PVOMP_TESTSUITE_ALLOW_FOREIGN", "") == "1",
                     help="accept a libgomp.so.1 that is not pvomp (to check the runner itself)")
+    ap.add_argument("--run-env", default=os.environ.get("PVOMP_TESTSUITE_RUN_ENV", ""),
+                    help="space-separated VAR=VALUE set for the runs on pvomp (not the baseline), "
+                         "e.g. OMP_TOOL_LIBRARIES=build/tests/ompt/libpvomp_tt.so TT_QUIET=1")
     args = ap.parse_args()
+    args.run_env = dict(kv.split("=", 1) for kv in args.run_env.split())
     cats = [c.strip() for c in args.with_cats.split(",") if c.strip()]
     if "all" in cats:
         cats = list(CATEGORIES)

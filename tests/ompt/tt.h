@@ -50,5 +50,9 @@ const struct tt_event *tt_get(size_t i);
 void tt_reset(void);             /* forget the log (call between constructs, serially) */
 void tt_dump(FILE *f);
 const char *tt_name(int type);
+/* tt_check.c: check the invariants of the whole log; reports up to 20
+ * violations on `report` and returns how many there were.  The tool runs it
+ * at finalization when TT_CHECK=1 and then exits with status 70 on any. */
+size_t tt_check(FILE *report);
 
 #endif

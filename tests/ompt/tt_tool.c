@@ -449,6 +449,25 @@ static void tt_finalize(ompt_data_t *tool_data)
             fclose(f);
         }
     }
+    const char *check = getenv("TT_CHECK");
+    if (check && atoi(check) && finalized == 1) {
+        /* TT_CHECK_INJECT=1: a release of a mutex nobody holds, to see the
+         * checker fail (its own test). */
+        const char *inject = getenv("TT_CHECK_INJECT");
+        if (inject && atoi(inject))
+            mutex_common(ompt_callback_mutex_released, ompt_mutex_lock, 0, 0, 0x5eed, NULL);
+        size_t bad = atomic_load(&dropped) ? 0 : tt_check(stderr);
+        if (atomic_load(&dropped))
+            fprintf(stderr, "tt_check: %zu events did not fit in the log; not checked\n",
+                    atomic_load(&dropped));
+        if (bad) {
+            fprintf(stderr, "tt_check: %zu OMPT invariant violation(s)\n", bad);
+            fflush(stdout);
+            _exit(70);
+        }
+        if (!quiet)
+            printf("tt_check: %zu events, no violation\n", atomic_load(&nevents));
+    }
     if (!quiet)
         printf("tt[%s]: finalize #%d: events=%zu dropped=%zu thread_begin=%d thread_end=%d "
                "initial_task_begin=%d initial_task_end=%d\n",

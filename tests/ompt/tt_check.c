@@ -1,0 +1,226 @@
+/* Invariants of a whole OMPT event log, for any program (tt.h: the tool
+ * runs them at finalization when TT_CHECK=1, e.g. under every test of the
+ * libgomp testsuite).  Only what must hold whatever the program does:
+ *
+ * - a parallel region begins once and ends at most once, after its begin;
+ * - an implicit task ends at most once, after its begin;
+ * - per thread, sync regions (and their waits), worksharing regions and
+ *   masked regions nest: an end closes the innermost open one of its kind
+ *   (regions still open at exit are allowed: workers may not have left the
+ *   last barrier when the program ends);
+ * - per thread, mutex_acquired follows a mutex_acquire of the same wait id
+ *   with no other acquisition in between, and mutex_released releases a
+ *   wait id that thread holds;
+ * - a task completes (task_schedule with status complete) at most once, and
+ *   only a task that was switched to before;
+ * - a thread begins and ends at most once.
+ *
+ * The log must be complete (no event dropped for lack of room). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt.h"
+
+#define MAX_DEPTH 64
+
+struct per_thread {
+    uint64_t thread;
+    int stack[MAX_DEPTH]; /* open regions: callback type * 64 + kind */
+    int depth;
+    uint64_t pending;     /* wait id of an acquire not yet acquired (0: none) */
+    uint64_t *held;       /* wait ids held */
+    size_t nheld, capheld;
+    int begun, ended;
+};
+
+static struct per_thread *threads;
+static size_t nthreads, capthreads;
+static size_t violations;
+static FILE *out;
+
+static void bad(const struct tt_event *e, const char *what)
+{
+    if (violations++ < 20)
+        fprintf(out, "tt_check: event %llu (%s, thread %llu): %s\n", (unsigned long long)e->seq,
+                tt_name(e->type), (unsigned long long)e->thread, what);
+}
+
+static struct per_thread *thread_of(uint64_t id)
+{
+    for (size_t i = 0; i < nthreads; i++)
+        if (threads[i].thread == id)
+            return &threads[i];
+    if (nthreads == capthreads) {
+        capthreads = capthreads ? 2 * capthreads : 16;
+        threads = realloc(threads, capthreads * sizeof *threads);
+        if (!threads)
+            abort();
+    }
+    memset(&threads[nthreads], 0, sizeof threads[nthreads]);
+    threads[nthreads].thread = id;
+    return &threads[nthreads++];
+}
+
+/* Scope events that nest per thread: push on begin, pop on end. */
+static void scope(struct per_thread *t, const struct tt_event *e)
+{
+    int key = e->type * 64 + e->kind;
+    if (e->endpoint == ompt_scope_begin) {
+        if (t->depth == MAX_DEPTH)
+            bad(e, "regions nested deeper than the checker follows");
+        else
+            t->stack[t->depth++] = key;
+    } else if (e->endpoint == ompt_scope_end) {
+        if (t->depth == 0 || t->stack[t->depth - 1] != key)
+            bad(e, "ends a region that is not the innermost open one of this thread");
+        else
+            t->depth--;
+    }
+}
+
+static void mutex(struct per_thread *t, const struct tt_event *e)
+{
+    uint64_t w = e->a;
+    switch (e->type) {
+    case ompt_callback_mutex_acquire:
+        t->pending = w;
+        break;
+    case ompt_callback_mutex_acquired:
+        if (t->pending != w)
+            bad(e, "mutex_acquired without a mutex_acquire of that wait id before it");
+        t->pending = 0;
+        if (t->nheld == t->capheld) {
+            t->capheld = t->capheld ? 2 * t->capheld : 8;
+            t->held = realloc(t->held, t->capheld * sizeof *t->held);
+            if (!t->held)
+                abort();
+        }
+        t->held[t->nheld++] = w;
+        break;
+    case ompt_callback_mutex_released:
+        for (size_t i = t->nheld; i-- > 0;)
+            if (t->held[i] == w) {
+                t->held[i] = t->held[--t->nheld];
+                return;
+            }
+        bad(e, "mutex_released of a wait id this thread does not hold");
+        break;
+    }
+}
+
+/* Per id: seq of its begin (0: none yet) and count of ends, in a small
+ * open-addressing table. */
+struct idrec {
+    uint64_t id;
+    uint64_t begin_seq1; /* seq + 1 of the begin, 0: none */
+    unsigned begins, ends;
+};
+
+struct idtab {
+    struct idrec *r;
+    size_t cap, n;
+};
+
+static struct idrec *id_get(struct idtab *t, uint64_t id)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        struct idtab g = {calloc(t->cap ? 2 * t->cap : 1024, sizeof *g.r), t->cap ? 2 * t->cap : 1024, 0};
+        if (!g.r)
+            abort();
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->r[i].id)
+                *id_get(&g, t->r[i].id) = t->r[i];
+        free(t->r);
+        *t = g;
+    }
+    size_t i = (size_t)(id * 0x9e3779b97f4a7c15ull) & (t->cap - 1);
+    while (t->r[i].id && t->r[i].id != id)
+        i = (i + 1) & (t->cap - 1);
+    if (!t->r[i].id) {
+        t->r[i].id = id;
+        t->n++;
+    }
+    return &t->r[i];
+}
+
+static void begin_end(struct idtab *tab, const struct tt_event *e, uint64_t id, bool is_begin,
+                      const char *what)
+{
+    if (!id)
+        return;
+    struct idrec *r = id_get(tab, id);
+    if (is_begin) {
+        if (r->begins++)
+            bad(e, what);
+        r->begin_seq1 = e->seq + 1;
+    } else {
+        if (!r->begin_seq1)
+            bad(e, "ends before it began");
+        if (r->ends++)
+            bad(e, "ends twice");
+    }
+}
+
+size_t tt_check(FILE *report)
+{
+    out = report;
+    violations = 0;
+    struct idtab parallels = {0}, implicit = {0}, switched = {0}, completed = {0};
+    size_t n = tt_count();
+    for (size_t i = 0; i < n; i++) {
+        const struct tt_event *e = tt_get(i);
+        struct per_thread *t = thread_of(e->thread);
+        switch (e->type) {
+        case ompt_callback_thread_begin:
+            if (t->begun++)
+                bad(e, "thread begins twice");
+            break;
+        case ompt_callback_thread_end:
+            if (t->ended++)
+                bad(e, "thread ends twice");
+            break;
+        case ompt_callback_parallel_begin:
+            begin_end(&parallels, e, e->parallel, true, "parallel region begins twice");
+            break;
+        case ompt_callback_parallel_end:
+            begin_end(&parallels, e, e->parallel, false, "");
+            break;
+        case ompt_callback_implicit_task:
+            begin_end(&implicit, e, e->task, e->endpoint == ompt_scope_begin,
+                      "implicit task begins twice");
+            break;
+        case ompt_callback_sync_region:
+        case ompt_callback_sync_region_wait:
+        case ompt_callback_work:
+        case ompt_callback_masked:
+            scope(t, e);
+            break;
+        case ompt_callback_mutex_acquire:
+        case ompt_callback_mutex_acquired:
+        case ompt_callback_mutex_released:
+            mutex(t, e);
+            break;
+        case ompt_callback_task_schedule:
+            if (e->kind == ompt_task_switch) {
+                id_get(&switched, e->task2)->begins++;
+            } else if (e->kind == ompt_task_complete) {
+                if (!id_get(&switched, e->task)->begins)
+                    bad(e, "a task completes that was never switched to");
+                if (id_get(&completed, e->task)->ends++)
+                    bad(e, "a task completes twice");
+            }
+            break;
+        }
+    }
+    for (size_t i = 0; i < nthreads; i++)
+        free(threads[i].held);
+    free(threads);
+    threads = NULL;
+    nthreads = capthreads = 0;
+    free(parallels.r);
+    free(implicit.r);
+    free(switched.r);
+    free(completed.r);
+    return violations;
+}
