@@ -2,17 +2,21 @@
  * runs them at finalization when TT_CHECK=1, e.g. under every test of the
  * libgomp testsuite).  Only what must hold whatever the program does:
  *
- * - a parallel region begins once and ends at most once, after its begin;
+ * - a parallel region begins once and ends at most once, after its begin,
+ *   with the same encountering task;
  * - an implicit task ends at most once, after its begin;
  * - per thread, sync regions (and their waits), worksharing regions and
- *   masked regions nest: an end closes the innermost open one of its kind
- *   (regions still open at exit are allowed: workers may not have left the
- *   last barrier when the program ends);
+ *   masked regions nest: an end closes the innermost open one of its kind,
+ *   with the parallel (or NULL) and task ids of its begin (regions still open at exit
+ *   are allowed: workers may not have left the last barrier when the
+ *   program ends);
  * - per thread, mutex_acquired follows a mutex_acquire of the same wait id
  *   with no other acquisition in between, and mutex_released releases a
  *   wait id that thread holds;
  * - a task completes (task_schedule with status complete) at most once, and
- *   only a task that was switched to before;
+ *   only a task that was switched to before; every explicit task created
+ *   ends (completes, is cancelled or detached) before the program does,
+ *   unless the program ended from inside a task;
  * - a thread begins and ends at most once.
  *
  * The log must be complete (no event dropped for lack of room). */
@@ -24,9 +28,14 @@
 
 #define MAX_DEPTH 64
 
+struct open_region {
+    int key;             /* callback type * 64 + kind */
+    uint64_t parallel, task;
+};
+
 struct per_thread {
     uint64_t thread;
-    int stack[MAX_DEPTH]; /* open regions: callback type * 64 + kind */
+    struct open_region stack[MAX_DEPTH];
     int depth;
     uint64_t pending;     /* wait id of an acquire not yet acquired (0: none) */
     uint64_t *held;       /* wait ids held */
@@ -65,17 +74,22 @@ static struct per_thread *thread_of(uint64_t id)
 /* Scope events that nest per thread: push on begin, pop on end. */
 static void scope(struct per_thread *t, const struct tt_event *e)
 {
-    int key = e->type * 64 + e->kind;
+    struct open_region r = {e->type * 64 + e->kind, e->parallel, e->task};
     if (e->endpoint == ompt_scope_begin) {
         if (t->depth == MAX_DEPTH)
             bad(e, "regions nested deeper than the checker follows");
         else
-            t->stack[t->depth++] = key;
+            t->stack[t->depth++] = r;
     } else if (e->endpoint == ompt_scope_end) {
-        if (t->depth == 0 || t->stack[t->depth - 1] != key)
+        if (t->depth == 0 || t->stack[t->depth - 1].key != r.key) {
             bad(e, "ends a region that is not the innermost open one of this thread");
-        else
-            t->depth--;
+        } else {
+            const struct open_region *b = &t->stack[--t->depth];
+            /* At the end of the implicit barrier of a parallel region the
+             * region may be over: the spec gives a NULL parallel_data. */
+            if ((r.parallel && b->parallel != r.parallel) || b->task != r.task)
+                bad(e, "ends a region with other parallel or task ids than its begin");
+        }
     }
 }
 
@@ -114,6 +128,7 @@ static void mutex(struct per_thread *t, const struct tt_event *e)
 struct idrec {
     uint64_t id;
     uint64_t begin_seq1; /* seq + 1 of the begin, 0: none */
+    uint64_t other;      /* parallel regions: the encountering task of the begin */
     unsigned begins, ends;
 };
 
@@ -166,7 +181,7 @@ size_t tt_check(FILE *report)
 {
     out = report;
     violations = 0;
-    struct idtab parallels = {0}, implicit = {0}, switched = {0}, completed = {0};
+    struct idtab parallels = {0}, implicit = {0}, switched = {0}, completed = {0}, created = {0};
     size_t n = tt_count();
     for (size_t i = 0; i < n; i++) {
         const struct tt_event *e = tt_get(i);
@@ -182,9 +197,16 @@ size_t tt_check(FILE *report)
             break;
         case ompt_callback_parallel_begin:
             begin_end(&parallels, e, e->parallel, true, "parallel region begins twice");
+            id_get(&parallels, e->parallel)->other = e->task;
             break;
         case ompt_callback_parallel_end:
             begin_end(&parallels, e, e->parallel, false, "");
+            if (id_get(&parallels, e->parallel)->other != e->task)
+                bad(e, "parallel_end names another encountering task than parallel_begin");
+            break;
+        case ompt_callback_task_create:
+            if (e->flags & ompt_task_explicit)
+                id_get(&created, e->task2)->other = e->seq + 1;
             break;
         case ompt_callback_implicit_task:
             begin_end(&implicit, e, e->task, e->endpoint == ompt_scope_begin,
@@ -210,7 +232,25 @@ size_t tt_check(FILE *report)
                 if (id_get(&completed, e->task)->ends++)
                     bad(e, "a task completes twice");
             }
+            if (e->kind == ompt_task_complete || e->kind == ompt_task_cancel ||
+                e->kind == ompt_task_detach)
+                id_get(&created, e->task)->ends++;
             break;
+        }
+    }
+    /* A program may end from inside a task (exit() in a task body): then
+     * tasks still queued never run, and nothing is required of them. */
+    bool exited_in_task = false;
+    for (size_t i = 0; i < created.cap; i++) {
+        const struct idrec *r = &created.r[i];
+        if (r->id && r->other && !r->ends && id_get(&switched, r->id)->begins)
+            exited_in_task = true;
+    }
+    for (size_t i = 0; i < created.cap && !exited_in_task; i++) {
+        const struct idrec *r = &created.r[i];
+        if (r->id && r->other && !r->ends) {
+            struct tt_event at = *tt_get(r->other - 1);
+            bad(&at, "an explicit task created here never completed, was cancelled or detached");
         }
     }
     for (size_t i = 0; i < nthreads; i++)
@@ -222,5 +262,6 @@ size_t tt_check(FILE *report)
     free(implicit.r);
     free(switched.r);
     free(completed.r);
+    free(created.r);
     return violations;
 }
