@@ -17,7 +17,10 @@
  *   only a task that was switched to before; every explicit task created
  *   ends (completes, is cancelled or detached) before the program does,
  *   unless the program ended from inside a task;
- * - a thread begins and ends at most once.
+ * - a thread begins and ends at most once;
+ * - an implicit task of a team begins with an index below the team's size;
+ * - a dispatch (an iteration or loop chunk, a section)
+ *   happens inside an open worksharing region of its thread.
  *
  * The log must be complete (no event dropped for lack of room). */
 #include <stdbool.h>
@@ -91,6 +94,14 @@ static void scope(struct per_thread *t, const struct tt_event *e)
                 bad(e, "ends a region with other parallel or task ids than its begin");
         }
     }
+}
+
+static bool in_work(const struct per_thread *t)
+{
+    for (int i = 0; i < t->depth; i++)
+        if (t->stack[i].key / 64 == ompt_callback_work)
+            return true;
+    return false;
 }
 
 static void mutex(struct per_thread *t, const struct tt_event *e)
@@ -211,6 +222,13 @@ size_t tt_check(FILE *report)
         case ompt_callback_implicit_task:
             begin_end(&implicit, e, e->task, e->endpoint == ompt_scope_begin,
                       "implicit task begins twice");
+            if (e->endpoint == ompt_scope_begin && !(e->flags & ompt_task_initial) &&
+                e->b >= e->a)
+                bad(e, "implicit task index not below the team size");
+            break;
+        case ompt_callback_dispatch:
+            if (!in_work(t))
+                bad(e, "a worksharing dispatch outside any worksharing region of the thread");
             break;
         case ompt_callback_sync_region:
         case ompt_callback_sync_region_wait:
