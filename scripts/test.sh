@@ -19,4 +19,7 @@ echo "== libgomp testsuite with the OMPT recording tool attached (TT_CHECK=1)"
 PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target} \
 PVOMP_TESTSUITE_RUN_ENV="OMP_TOOL_LIBRARIES=$build/tests/ompt/libpvomp_tt.so TT_QUIET=1 TT_CHECK=1" \
   bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
+# And with the flight log on in every test: each log must read back whole.
+echo "== libgomp testsuite with the flight log on (PVOMP_TRACE_EVENTS=*)"
+bash "$here/scripts/testsuite-traced.sh" "$build" || status=1
 exit $status
