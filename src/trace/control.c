@@ -230,6 +230,7 @@ static void trace_exit(void)
     pv_trace_held_flush(); /* this thread's acquisition not written yet, if any */
     pv_trace_disable_all();
     atomic_store_explicit(&pv_trace_on, 0, memory_order_release);
+    pv_trace_writer_quiesce(); /* records in flight in other threads are committed */
     pv_trace_writer_stop();
     for (unsigned i = 0; i < npatterns; i++)
         if (!patterns[i].matched)

@@ -115,6 +115,31 @@ void pv_trace_kick(struct pv_trace_ring *r)
     pv_trace_writer_wake();
 }
 
+/* The event is not recorded (the log is closing: pv_trace_on is 0, or it
+ * was dropped and counted).  What the slow path put in the ring before (a
+ * dropped-events record) is published, then the ring is no longer in flight
+ * (pending == committed); release: the closing thread that sees that also
+ * sees the record. */
+uint8_t *pv_trace_give_up(struct pv_trace_ring *r)
+{
+    atomic_store_explicit(&r->committed, r->head, memory_order_release);
+    __atomic_store_n(&r->pending, r->head, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* The slow path is in flight too (it may count a drop or write a
+ * dropped-events record): marked as in pv_trace_begin_at. */
+static bool enter_slow(struct pv_trace_ring *r)
+{
+    r->pending = r->head + 1; /* != committed, which is head between records */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (!atomic_load_explicit(&pv_trace_on, memory_order_relaxed)) {
+        pv_trace_give_up(r);
+        return false;
+    }
+    return true;
+}
+
 static uint8_t *drop(struct pv_trace_ring *r)
 {
     if (r) {
@@ -128,6 +153,7 @@ static uint8_t *drop(struct pv_trace_ring *r)
         r->held_limit = 0;
         if (before == 0)
             pv_trace_writer_wake();
+        pv_trace_give_up(r); /* not in flight any more (the count is in r->dropped) */
     } else {
         atomic_fetch_add_explicit(&pv_trace_lost, 1, memory_order_relaxed);
     }
@@ -154,6 +180,8 @@ uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_
             pthread_setspecific(ring_key, r);
         pv_trace_registry_add(r);
     }
+    if (!enter_slow(r))
+        return NULL;
     uint64_t need = (uint64_t)size + extra;
     if (need > r->size)
         return drop(r);

@@ -32,7 +32,8 @@ struct pv_trace_ring {
     uint8_t *buf;              /* 2 * size bytes of address space, one buffer */
     uint64_t mask;             /* size - 1 (size is a power of two) */
     uint64_t head;             /* where the next record goes (== committed between records) */
-    uint64_t pending;          /* head after the reservation being written */
+    uint64_t pending;          /* head after the reservation being written; a record
+                                  is in flight while pending != committed */
     uint64_t limit;            /* head may grow up to here; 0 forces the slow path */
     uint64_t next_kick;        /* wake the writer when committed reaches this */
     /* An acquisition not written yet (held.h): event id (0: none), time,
@@ -56,11 +57,14 @@ struct pv_trace_ring {
 
 extern __thread struct pv_trace_ring *pv_trace_tls
     __attribute__((tls_model("initial-exec"))) PV_TRACE_HIDDEN;
+extern _Atomic int pv_trace_on PV_TRACE_HIDDEN;    /* file open, writer running */
 
 /* ring.c */
 uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_t ts)
     PV_TRACE_HIDDEN;
 void pv_trace_kick(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
+uint8_t *pv_trace_give_up(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
+void pv_trace_writer_quiesce(void) PV_TRACE_HIDDEN;
 void pv_trace_ring_close_self(void) PV_TRACE_HIDDEN;
 void pv_trace_ring_free(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 extern _Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
@@ -78,12 +82,22 @@ static inline uint8_t *pv_trace_begin_at(uint64_t id, uint32_t size, uint32_t ex
     end = r->head + size + extra;
     if (__builtin_expect(end > r->limit, 0))
         return pv_trace_begin_slow(id, size, extra, ts);
+    /* In flight from here to pv_trace_commit(): pending != head.  Then the
+     * log must still be open, else the event is not generated.  This store
+     * then load pairs with the closing thread's store of pv_trace_on then
+     * membarrier then load of pending/head (pv_trace_writer_quiesce): either
+     * we see the log closing, or it sees this record in flight and waits for
+     * its commit.  The compiler barrier keeps the order here; membarrier
+     * supplies the CPU's. */
+    r->pending = end;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(!atomic_load_explicit(&pv_trace_on, memory_order_relaxed), 0))
+        return pv_trace_give_up(r);
     uint8_t *p = r->buf + (r->head & r->mask);
     uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
     uint32_t lt[2] = { size - 8, r->tid };
     __builtin_memcpy(p, hdr, sizeof hdr);
     __builtin_memcpy(p + 24, lt, sizeof lt);
-    r->pending = end;
     r->last_id = id;
     r->last_ts = ts;
     return p;
@@ -152,7 +166,6 @@ struct pv_trace_config {
     unsigned period_ms;        /* writer's periodic drain, 0 = only on demand */
 };
 extern struct pv_trace_config pv_trace_cfg PV_TRACE_HIDDEN;
-extern _Atomic int pv_trace_on PV_TRACE_HIDDEN;    /* file open, writer running */
 void pv_trace_init(void) PV_TRACE_HIDDEN;
 void pv_trace_flush_all(void) PV_TRACE_HIDDEN;
 void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, unsigned n)

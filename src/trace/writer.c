@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -56,6 +57,13 @@ static int write_error;
 static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val, const struct timespec *t)
 {
     return syscall(SYS_futex, (uint32_t *)uaddr, op | FUTEX_PRIVATE_FLAG, val, t, NULL, 0);
+}
+
+static bool membarrier_ok;
+
+static long membarrier(int cmd)
+{
+    return syscall(SYS_membarrier, cmd, 0, 0);
 }
 
 void pv_trace_writer_wake(void)
@@ -287,6 +295,8 @@ bool pv_trace_writer_start(void)
         return false;
     }
     pthread_setname_np(writer_thread, "pvomp-trace");
+    /* For pv_trace_writer_quiesce at exit. */
+    membarrier_ok = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
     atomic_store_explicit(&writer_running, 1, memory_order_release);
     return true;
 }
@@ -302,6 +312,39 @@ void pv_trace_writer_flush(void)
     while (flush_done < my && atomic_load_explicit(&writer_running, memory_order_acquire))
         pthread_cond_wait(&flush_cond, &flush_lock);
     pthread_mutex_unlock(&flush_lock);
+}
+
+/* Before the final drain at exit, with pv_trace_on already 0: after
+ * membarrier, every thread that reads pv_trace_on sees 0 and gives its
+ * event up, and every record that some thread started before is visible as
+ * in flight (pending != committed; the pairing is in trace.h).  Wait for
+ * those to commit, so that the final drain has them; a thread that stays
+ * in the middle of a record longer than 200 ms (preempted) has its record
+ * counted as dropped instead. */
+void pv_trace_writer_quiesce(void)
+{
+    if (!membarrier_ok || membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+        /* No membarrier: a pause instead, which covers a thread that was
+         * running in the middle of a record (not one preempted there). */
+        struct timespec t = { 0, 2000000 };
+        nanosleep(&t, NULL);
+    }
+    struct timespec start, now, nap = { 0, 20000 };
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pthread_mutex_lock(&reg_lock);
+    for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
+        while (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE) !=
+               atomic_load_explicit(&r->committed, memory_order_acquire)) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) >
+                200000000L) {
+                atomic_fetch_add_explicit(&pv_trace_lost, 1, memory_order_relaxed);
+                break;
+            }
+            nanosleep(&nap, NULL);
+        }
+    }
+    pthread_mutex_unlock(&reg_lock);
 }
 
 void pv_trace_writer_stop(void)

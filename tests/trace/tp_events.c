@@ -8,6 +8,12 @@
  *   tp_events churn  THREADS N   THREADS short-lived threads, 4 at a time
  *   tp_events busy   THREADS     emit until killed
  *   tp_events select             one of each event (for PVOMP_TRACE_EVENTS)
+ *   tp_events exitrace THREADS MS FILE  THREADS threads record tp_seq
+ *                                through pvomp_trace_begin/commit without
+ *                                pause while main calls exit() after MS ms;
+ *                                each counts its records begun and dropped
+ *                                in FILE (two u64 per thread, shared mapping:
+ *                                the counts outlive the process)
  *
  * It prints what it generated as "generated NAME COUNT" lines. */
 #define _GNU_SOURCE
@@ -19,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -90,6 +98,30 @@ static void *pong_thread(void *arg)
     return NULL;
 }
 
+/* exitrace: per thread, records accepted by pvomp_trace_begin (counted
+ * after their commit) and records refused while the log was open (dropped).
+ * A refusal once the log is closing is not an event; the thread stops. */
+static _Atomic uint64_t *exit_counts;
+
+static void *exitrace_thread(void *arg)
+{
+    unsigned id = (unsigned)(uintptr_t)arg;
+    _Atomic uint64_t *begun = &exit_counts[2 * id], *dropped = &exit_counts[2 * id + 1];
+    for (uint64_t i = 0;; i++) {
+        uint8_t *rec = pvomp_trace_begin(pvt_tp_catalog.base_id + 0, PVOMP_TRACE_EVENT_HDR + 16u, 0u);
+        if (!rec) {
+            if (!pvomp_trace_active())
+                return NULL;
+            atomic_fetch_add_explicit(dropped, 1, memory_order_relaxed);
+            continue;
+        }
+        uint8_t *p = pvomp_trace_put_u64(rec + PVOMP_TRACE_EVENT_HDR, id);
+        pvomp_trace_put_u64(p, i);
+        pvomp_trace_commit();
+        atomic_fetch_add_explicit(begun, 1, memory_order_relaxed);
+    }
+}
+
 static void *busy_thread(void *arg)
 {
     unsigned id = (unsigned)(uintptr_t)arg;
@@ -158,6 +190,19 @@ int main(int argc, char **argv)
         printf("started\n");
         for (;;)
             pause();
+    } else if (!strcmp(mode, "exitrace")) {
+        CHECK(argc == 5);
+        nthreads = (unsigned)atoi(argv[2]);
+        size_t bytes = 2 * sizeof(uint64_t) * nthreads;
+        int fd = open(argv[4], O_RDWR | O_CREAT | O_TRUNC, 0644);
+        CHECK(fd >= 0 && ftruncate(fd, (off_t)bytes) == 0);
+        exit_counts = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        CHECK(exit_counts != MAP_FAILED);
+        pthread_t t;
+        for (unsigned i = 0; i < nthreads; i++)
+            CHECK(pthread_create(&t, NULL, exitrace_thread, (void *)(uintptr_t)i) == 0);
+        usleep((useconds_t)atoi(argv[3]) * 1000);
+        exit(0); /* the threads go on recording while the log closes */
     } else if (!strcmp(mode, "select")) {
         trace_tp_seq(0, 0);
         trace_tp_str(0, "s", 0);

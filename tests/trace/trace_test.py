@@ -222,6 +222,32 @@ def test_order():
     print("order: %d ping-pongs in order across 2 threads" % rounds)
 
 
+def test_exitrace():
+    """Threads record events as fast as they can while main calls exit():
+    every record that pvomp_trace_begin accepted is in the log, and every
+    refusal while the log was open is in its dropped counts.  The program
+    counts a record after its commit and may classify one refusal as the
+    log closing: each count may trail the log by one per thread."""
+    threads = 3
+    for rnd in range(5):
+        log = os.path.join(TMP, "exitrace%d.log" % rnd)
+        counts = os.path.join(TMP, "exitrace%d.counts" % rnd)
+        emit(log, "exitrace", threads, 20 + 10 * rnd, counts, PVOMP_TRACE_BUFSIZE="64K")
+        with open(counts, "rb") as f:
+            c = struct.unpack("<%dQ" % (2 * threads), f.read())
+        begun, refused = sum(c[0::2]), sum(c[1::2])
+        recs, _ = dump(log)
+        delivered = sum(1 for r in recs if r[0] == "tp_seq")
+        dropped = sum(r[3]["count"] for r in recs if r[0] == "dropped")
+        check(begun <= delivered <= begun + threads,
+              "round %d: %d records in the log, %d begun by the program" % (rnd, delivered, begun))
+        check(refused <= dropped <= refused + threads,
+              "round %d: %d counted as dropped in the log, %d refused by the program"
+              % (rnd, dropped, refused))
+    print("exitrace: every record begun or refused before the log closed is accounted for "
+          "(5 rounds)")
+
+
 def test_churn():
     log = os.path.join(TMP, "churn.log")
     gen, _ = emit(log, "churn", 64, 2000, PVOMP_TRACE_BUFSIZE="64K")
