@@ -187,35 +187,28 @@ def params(ev):
     return ", ".join("%s%s%s" % (t, "" if t.endswith("*") else " ", n) for t, n in ev.args)
 
 
-def macro(ev, prefix, flag, emit):
+def macro(ev, prefix, flag, emit, suffix="", lead=None):
     """The trace point: a macro, so that its arguments are evaluated only when
     the event is enabled (a disabled one costs the load of its flag and one
-    branch); the emit function's prototype type-checks them."""
-    names = [n for _, n in ev.args]
+    branch); the emit function's prototype type-checks them.  `lead`: a first
+    (macro parameter, emit argument) pair, for the _after points."""
+    params = [n for _, n in ev.args]
+    args = ["(%s)" % n for n in params]
+    if lead:
+        params.insert(0, lead[0])
+        args.insert(0, lead[1])
     if ev.disabled:
         flag = "0"  # compiled out; the arguments are still type-checked
-    return ("#define %s%s(%s) \\\n"
+    return ("#define %s%s%s(%s) \\\n"
             "    do { \\\n"
             "        if (__builtin_expect(%s, 0)) \\\n"
             "            %s(%s); \\\n"
-            "    } while (0)" % (prefix, ev.name, ", ".join(names), flag, emit,
-                                 ", ".join("(%s)" % n for n in names)))
+            "    } while (0)" % (prefix, ev.name, suffix, ", ".join(params), flag, emit,
+                                 ", ".join(args)))
 
 
 def after_params(ev):
-    return "uint64_t prev" + "".join(
-        ", %s%s%s" % (t, "" if t.endswith("*") else " ", n) for t, n in ev.args)
-
-
-def after_macro(ev):
-    names = [n for _, n in ev.args]
-    flag = "0" if ev.disabled else "pv_trace_state[PV_TRACE_EV_%s]" % ev.name
-    return ("#define trace_%s_after(%s) \\\n"
-            "    do { \\\n"
-            "        if (__builtin_expect(%s, 0)) \\\n"
-            "            pv_trace_emit_after_%s(%s); \\\n"
-            "    } while (0)" % (ev.name, ", ".join(["prev"] + names), flag, ev.name,
-                                 ", ".join(["PV_TRACE_EV_##prev"] + ["(%s)" % n for n in names])))
+    return "uint64_t prev" + (", " + params(ev) if ev.args else "")
 
 
 def desc_table(events, name, static):
@@ -266,7 +259,8 @@ def gen_runtime(events, src_name):
                  % (ev.name, after_params(ev)))
     h.append("")
     for ev in points:
-        h.append(after_macro(ev))
+        h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s]" % ev.name,
+                       "pv_trace_emit_after_%s" % ev.name, "_after", ("prev", "PV_TRACE_EV_##prev")))
     h.append("")
     h.append("#endif")
 
