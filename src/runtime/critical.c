@@ -17,13 +17,15 @@ static inline void critical_lock(_Atomic uint32_t *m)
     pv_trace_held_take(PV_TRACE_HELD_CRITICAL, m, pv_mutex_trylock(m), pv_mutex_lock_slow(m));
 }
 
-/* With a tool attached: the mutex events around the acquisition.  Out of
- * line, so that without a tool GOMP_critical_*start is the bare lock. */
-static __attribute__((noinline)) void critical_lock_under_tool(_Atomic uint32_t *m, const void *ra)
+/* With a tool attached: the mutex events (kind: critical or atomic) around
+ * the acquisition.  Out of line, so that without a tool GOMP_critical_*start
+ * and GOMP_atomic_start are the bare lock. */
+static __attribute__((noinline)) void critical_lock_under_tool(_Atomic uint32_t *m, int kind,
+                                                               const void *ra)
 {
-    pv_ompt_mutex_acquire(ompt_mutex_critical, m, ra);
+    pv_ompt_mutex_acquire(kind, m, ra);
     critical_lock(m);
-    pv_ompt_mutex_acquired(ompt_mutex_critical, m, ra);
+    pv_ompt_mutex_acquired(kind, m, ra);
 }
 
 static inline void critical_unlock(_Atomic uint32_t *m)
@@ -35,7 +37,7 @@ static inline void critical_unlock(_Atomic uint32_t *m)
 PV_EXPORT void GOMP_critical_start(void)
 {
     if (pv_ompt_tool())
-        critical_lock_under_tool(&unnamed_lock, __builtin_return_address(0));
+        critical_lock_under_tool(&unnamed_lock, ompt_mutex_critical, __builtin_return_address(0));
     else
         critical_lock(&unnamed_lock);
 }
@@ -52,7 +54,8 @@ _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit i
 PV_EXPORT void GOMP_critical_name_start(void **pptr)
 {
     if (pv_ompt_tool())
-        critical_lock_under_tool((_Atomic uint32_t *)pptr, __builtin_return_address(0));
+        critical_lock_under_tool((_Atomic uint32_t *)pptr, ompt_mutex_critical,
+                                 __builtin_return_address(0));
     else
         critical_lock((_Atomic uint32_t *)pptr);
 }
@@ -68,10 +71,9 @@ PV_EXPORT void GOMP_critical_name_end(void **pptr)
 PV_EXPORT void GOMP_atomic_start(void)
 {
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
-    critical_lock(&atomic_lock);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
+        critical_lock_under_tool(&atomic_lock, ompt_mutex_atomic, __builtin_return_address(0));
+    else
+        critical_lock(&atomic_lock);
 }
 
 PV_EXPORT void GOMP_atomic_end(void)

@@ -126,23 +126,36 @@ __attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
         pv_ompt_mutex_released(ompt_mutex_lock, w, __builtin_return_address(0));
 }
 
-__attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
+/* omp_test_lock and omp_test_nest_lock (kind: the OMPT mutex kind) try
+ * once, between these two: the clock is read before the try, a success is
+ * an acquisition without waiting, a failure is lock_busy. */
+static inline uint64_t test_begin(int kind, const void *l, const void *ra)
 {
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_test_lock, w, __builtin_return_address(0));
-    uint64_t t = pv_trace_held_ask(PV_TRACE_HELD_LOCK);
-    int got = word_try(w);
-    if (got && t)
-        pv_trace_held_got(PV_TRACE_HELD_LOCK, t, w); /* an acquisition without waiting */
-    else if (!got)
-        trace_lock_busy(w);
-    if (pv_ompt_tool()) {
-        if (got)
-            pv_ompt_mutex_acquired(ompt_mutex_test_lock, w, __builtin_return_address(0));
-        else
+        pv_ompt_mutex_acquire(kind, l, ra);
+    return pv_trace_held_ask(PV_TRACE_HELD_LOCK);
+}
+
+static inline int test_end(int kind, const void *l, uint64_t t, bool got, const void *ra)
+{
+    if (!got) {
+        trace_lock_busy((void *)l);
+        if (pv_ompt_tool())
             pv_ompt_mutex_failed();
+        return 0;
     }
-    return got;
+    if (t)
+        pv_trace_held_got(PV_TRACE_HELD_LOCK, t, l);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquired(kind, l, ra);
+    return 1;
+}
+
+__attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
+{
+    const void *ra = __builtin_return_address(0);
+    uint64_t t = test_begin(ompt_mutex_test_lock, w, ra);
+    return test_end(ompt_mutex_test_lock, w, t, word_try(w), ra);
 }
 
 /* The 2.5 simple lock has the same layout and semantics. */
@@ -230,29 +243,7 @@ static inline int nest_test_again(const void *l, int count, const void *ra)
     return count;
 }
 
-/* Anybody else tries once, between these two (the clock is read before the
- * try; nothing is recorded while the lock is held). */
-static inline uint64_t nest_test_begin(const void *l, const void *ra)
-{
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, ra);
-    return pv_trace_held_ask(PV_TRACE_HELD_LOCK);
-}
-
-static inline int nest_test_end(const void *l, uint64_t t, bool got, const void *ra)
-{
-    if (!got) {
-        trace_lock_busy((void *)l);
-        if (pv_ompt_tool())
-            pv_ompt_mutex_failed();
-        return 0;
-    }
-    if (t)
-        pv_trace_held_got(PV_TRACE_HELD_LOCK, t, l);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_test_nest_lock, l, ra);
-    return 1;
-}
+/* Anybody else tries once, through test_begin/test_end. */
 
 __attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_lock *l)
 {
@@ -260,13 +251,13 @@ __attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_l
     void *me = owner_id();
     if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me)
         return nest_test_again(l, ++l->count, ra);
-    uint64_t t = nest_test_begin(l, ra);
+    uint64_t t = test_begin(ompt_mutex_test_nest_lock, l, ra);
     bool got = word_try(&l->lock);
     if (got) {
         atomic_store_explicit(&l->owner, me, memory_order_relaxed);
         l->count = 1;
     }
-    return nest_test_end(l, t, got, ra);
+    return test_end(ompt_mutex_test_nest_lock, l, t, got, ra);
 }
 
 /* ------------------------------------------- 2.5 nestable locks (compat) */
@@ -348,8 +339,8 @@ __attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_l
     int me = tid(), seen;
     if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me)
         return nest_test_again(l, ++l->count, ra);
-    uint64_t t = nest_test_begin(l, ra);
-    return nest_test_end(l, t, nest25_try(l, me, &seen), ra);
+    uint64_t t = test_begin(ompt_mutex_test_nest_lock, l, ra);
+    return test_end(ompt_mutex_test_nest_lock, l, t, nest25_try(l, me, &seen), ra);
 }
 
 PV_LOCK_SYMVER(pv_init_lock, omp_init_lock);
