@@ -82,10 +82,10 @@ static inline uint8_t *pv_trace_begin_at(uint64_t id, uint32_t size, uint32_t ex
     end = r->head + size + extra;
     if (__builtin_expect(end > r->limit, 0))
         return pv_trace_begin_slow(id, size, extra, ts);
-    /* In flight from here to pv_trace_commit(): pending != head.  Then the
+    /* In flight from here to pv_trace_commit(): pending != committed.  Then the
      * log must still be open, else the event is not generated.  This store
      * then load pairs with the closing thread's store of pv_trace_on then
-     * membarrier then load of pending/head (pv_trace_writer_quiesce): either
+     * membarrier then load of pending/committed (pv_trace_writer_quiesce): either
      * we see the log closing, or it sees this record in flight and waits for
      * its commit.  The compiler barrier keeps the order here; membarrier
      * supplies the CPU's. */
