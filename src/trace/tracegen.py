@@ -244,24 +244,19 @@ def gen_runtime(events, src_name):
           ""]
     # The pvtrace_* records are written by the writer itself: no trace points.
     points = events[len(META):]
-    for ev in points:
-        h.append('void pv_trace_emit_%s(%s) __attribute__((visibility("hidden")));'
-                 % (ev.name, params(ev)))
-    h.append("")
-    for ev in points:
-        h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s]" % ev.name,
-                       "pv_trace_emit_%s" % ev.name))
-    h.append("")
-    # trace_X_after(prev, ...): X emitted right after event `prev` shares its
-    # clock read when prev is the thread's newest record.
-    for ev in points:
-        h.append('void pv_trace_emit_after_%s(%s) __attribute__((visibility("hidden")));'
-                 % (ev.name, after_params(ev)))
-    h.append("")
-    for ev in points:
-        h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s]" % ev.name,
-                       "pv_trace_emit_after_%s" % ev.name, "_after", ("prev", "PV_TRACE_EV_##prev")))
-    h.append("")
+    # trace_X(...), and trace_X_after(prev, ...): X emitted right after event
+    # `prev` shares its clock read when prev is the thread's newest record.
+    variants = [("", params, "", None),
+                ("after_", after_params, "_after", ("prev", "PV_TRACE_EV_##prev"))]
+    for emit, proto_params, suffix, lead in variants:
+        for ev in points:
+            h.append('void pv_trace_emit_%s%s(%s) __attribute__((visibility("hidden")));'
+                     % (emit, ev.name, proto_params(ev)))
+        h.append("")
+        for ev in points:
+            h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s]" % ev.name,
+                           "pv_trace_emit_%s%s" % (emit, ev.name), suffix, lead))
+        h.append("")
     h.append("#endif")
 
     c = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
