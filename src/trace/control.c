@@ -228,10 +228,10 @@ static void trace_exit(void)
         return;
     trace_thread_end(); /* the thread that ends the process */
     pv_trace_held_flush(); /* this thread's acquisition not written yet, if any */
-    pv_trace_disable_all();
     atomic_store_explicit(&pv_trace_on, 0, memory_order_release);
     pv_trace_writer_quiesce(); /* records in flight in other threads are committed */
-    pv_trace_writer_stop();
+    pv_trace_writer_stop();    /* reads the flags for acquisitions still remembered */
+    pv_trace_disable_all();
     for (unsigned i = 0; i < npatterns; i++)
         if (!patterns[i].matched)
             fprintf(stderr, "pvomp: warning: PVOMP_TRACE_EVENTS: '%s%s' matched no event\n",

@@ -59,7 +59,14 @@ void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj) PV_TRA
 
 void pv_trace_held_got_slow(unsigned group, uint64_t at, const void *obj) PV_TRACE_HIDDEN;
 
-/* The thread holds `obj` since `at`: remembered, written later. */
+/* The thread holds `obj` since `at`: remembered, written later.
+ *
+ * The remembered acquisition is an event generated, so it must reach the
+ * log even when the log closes while the lock is held.  The owner touches
+ * the four fields only in flight (pending != committed), after seeing the
+ * log open; the closing thread waits for flights to end
+ * (pv_trace_writer_quiesce), after which no owner touches them again, and
+ * the writer writes what is still remembered (writer.c, write_held). */
 static inline void pv_trace_held_got(unsigned group, uint64_t at, const void *obj)
 {
     struct pv_trace_ring *r = pv_trace_tls;
@@ -67,11 +74,20 @@ static inline void pv_trace_held_got(unsigned group, uint64_t at, const void *ob
         pv_trace_held_got_slow(group, at, obj);
         return;
     }
+    /* In flight, then the log must be open: as in pv_trace_begin_at. */
+    r->pending = r->head + 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(!atomic_load_explicit(&pv_trace_on, memory_order_relaxed), 0)) {
+        pv_trace_give_up(r);
+        return;
+    }
     r->held_id = group + PV_TRACE_HELD_ACQUIRED;
     r->held_ts = at;
     r->held_obj = (uint64_t)(uintptr_t)obj;
     r->held_limit = r->limit;
     r->limit = 0;
+    /* Release: the closing thread that sees the flight over sees the fields. */
+    __atomic_store_n(&r->pending, r->head, __ATOMIC_RELEASE);
 }
 
 /* After the release of `obj`: `_held`, or `_release`. */

@@ -128,8 +128,9 @@ uint8_t *pv_trace_give_up(struct pv_trace_ring *r)
 }
 
 /* The slow path is in flight too (it may count a drop or write a
- * dropped-events record): marked as in pv_trace_begin_at. */
-static bool enter_slow(struct pv_trace_ring *r)
+ * dropped-events record), and so is held.c's work on a remembered
+ * acquisition: marked as in pv_trace_begin_at. */
+bool pv_trace_enter_flight(struct pv_trace_ring *r)
 {
     r->pending = r->head + 1; /* != committed, which is head between records */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -160,12 +161,17 @@ static uint8_t *drop(struct pv_trace_ring *r)
     return NULL;
 }
 
+static uint8_t *reserve_slow(struct pv_trace_ring *r, uint64_t id, uint32_t size, uint32_t extra,
+                             uint64_t ts);
+
 uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_t ts)
 {
     struct pv_trace_ring *r = pv_trace_tls;
     if (r && r->held_id) {
         /* A remembered acquisition (held.h) precedes this record. */
         pv_trace_held_flush();
+        if (r->held_id)
+            return NULL; /* still there: the log is closing, this event is refused */
         return pv_trace_begin_at(id, size, extra, ts);
     }
     if (!r) {
@@ -180,8 +186,23 @@ uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_
             pthread_setspecific(ring_key, r);
         pv_trace_registry_add(r);
     }
-    if (!enter_slow(r))
+    if (!pv_trace_enter_flight(r))
         return NULL;
+    return reserve_slow(r, id, size, extra, ts);
+}
+
+uint8_t *pv_trace_reserve_in_flight(struct pv_trace_ring *r, uint64_t id, uint32_t size, uint64_t ts)
+{
+    if (r->head + size > r->limit)
+        return reserve_slow(r, id, size, 0, ts);
+    r->pending = r->head + size;
+    return pv_trace_put_header(r, id, size, ts);
+}
+
+/* In flight, the log seen open: make room (or count the event dropped). */
+static uint8_t *reserve_slow(struct pv_trace_ring *r, uint64_t id, uint32_t size, uint32_t extra,
+                             uint64_t ts)
+{
     uint64_t need = (uint64_t)size + extra;
     if (need > r->size)
         return drop(r);
@@ -204,7 +225,8 @@ uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_
     }
     if (r->head + need > r->limit)
         return drop(r);
-    return pv_trace_begin_at(id, size, extra, ts);
+    r->pending = r->head + need; /* still in flight: pending != committed */
+    return pv_trace_put_header(r, id, size, ts);
 }
 
 /* Hand the calling thread's ring over now (as at thread exit). */

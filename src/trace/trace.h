@@ -49,6 +49,7 @@ struct pv_trace_ring {
     /* Consumer (writer thread) fields, on their own line. */
     _Alignas(PV_TRACE_CACHELINE) _Atomic uint64_t tail; /* space below is free */
     _Atomic int closed;        /* the owner exited: nothing more will be committed */
+    int abandoned;             /* still in flight when the log closed (quiesce gave up) */
     uint64_t stream;           /* unique stream number (tids get reused) */
     uint64_t seq;              /* chunks written so far */
     uint64_t size;
@@ -68,6 +69,29 @@ void pv_trace_writer_quiesce(void) PV_TRACE_HIDDEN;
 void pv_trace_ring_close_self(void) PV_TRACE_HIDDEN;
 void pv_trace_ring_free(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 extern _Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
+
+/* The header of the record reserved at `head` (pending is its end). */
+static inline uint8_t *pv_trace_put_header(struct pv_trace_ring *r, uint64_t id, uint32_t size,
+                                           uint64_t ts)
+{
+    uint8_t *p = r->buf + (r->head & r->mask);
+    uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
+    uint32_t lt[2] = { size - 8, r->tid };
+    __builtin_memcpy(p, hdr, sizeof hdr);
+    __builtin_memcpy(p + 24, lt, sizeof lt);
+    r->last_id = id;
+    r->last_ts = ts;
+    return p;
+}
+
+/* For a caller that has marked its ring in flight itself and then seen the
+ * log open (held.c): reserve a record without looking at pv_trace_on again
+ * (the closing thread waits for this flight, so the record is not refused). */
+uint8_t *pv_trace_reserve_in_flight(struct pv_trace_ring *r, uint64_t id, uint32_t size, uint64_t ts)
+    PV_TRACE_HIDDEN;
+/* Mark the ring in flight and see whether the log is still open (false:
+ * closing, the flight is over again). */
+bool pv_trace_enter_flight(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 
 /* Reserve and fill in the header of one record (plus `extra` bytes after it)
  * with timestamp `ts`, which must not be earlier than the thread's previous
@@ -93,14 +117,7 @@ static inline uint8_t *pv_trace_begin_at(uint64_t id, uint32_t size, uint32_t ex
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (__builtin_expect(!atomic_load_explicit(&pv_trace_on, memory_order_relaxed), 0))
         return pv_trace_give_up(r);
-    uint8_t *p = r->buf + (r->head & r->mask);
-    uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
-    uint32_t lt[2] = { size - 8, r->tid };
-    __builtin_memcpy(p, hdr, sizeof hdr);
-    __builtin_memcpy(p + 24, lt, sizeof lt);
-    r->last_id = id;
-    r->last_ts = ts;
-    return p;
+    return pv_trace_put_header(r, id, size, ts);
 }
 
 /* The same, timestamped now. */

@@ -144,6 +144,27 @@ static void write_drops(struct pv_trace_ring *r, uint64_t n)
     out_write(&iov, 1);
 }
 
+/* A chunk holding the acquisition that the thread of `r` remembered
+ * (held.h) and could not write itself: it exited, or it still held the lock
+ * when the log closed.  Its fields are stable: the owner only changes them
+ * in flight with the log open, and `closed` (release) or the quiesce at the
+ * end (acquire of the flight's end) orders them before this read. */
+static void write_held(struct pv_trace_ring *r)
+{
+    uint64_t id = r->held_id;
+    if (!id || r->abandoned || !__atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED))
+        return;
+    uint8_t rec[CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8];
+    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, id, r->held_ts };
+    uint32_t lt[2] = { PVOMP_TRACE_EVENT_HDR, r->tid };
+    chunk_header(rec, r, r->held_ts, PVOMP_TRACE_EVENT_HDR + 8);
+    memcpy(rec + CHUNK_HDR, w, 24);
+    memcpy(rec + CHUNK_HDR + 24, lt, 8);
+    memcpy(rec + CHUNK_HDR + 32, &r->held_obj, 8);
+    struct iovec iov = { rec, sizeof rec };
+    out_write(&iov, 1);
+}
+
 struct snap {
     struct pv_trace_ring *r;
     uint64_t committed;
@@ -215,6 +236,7 @@ static void writer_pass(int final)
         struct pv_trace_ring *r = s[i].r;
         if (!s[i].closed && !final)
             continue;
+        write_held(r);
         uint64_t d = atomic_exchange_explicit(&r->dropped, 0, memory_order_relaxed);
         if (d)
             write_drops(r, d);
@@ -339,6 +361,7 @@ void pv_trace_writer_quiesce(void)
             if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) >
                 200000000L) {
                 atomic_fetch_add_explicit(&pv_trace_lost, 1, memory_order_relaxed);
+                r->abandoned = 1; /* its remembered acquisition is not read either */
                 break;
             }
             nanosleep(&nap, NULL);
