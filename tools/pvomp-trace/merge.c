@@ -41,20 +41,6 @@ struct tr_merge {
     struct cursor *last;      /* returned last; advanced on the next call */
 };
 
-static inline uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 static inline bool ent_less(struct heap_ent a, struct heap_ent b)
 {
     return a.ts < b.ts || (a.ts == b.ts && a.cur < b.cur);

@@ -21,6 +21,21 @@
 
 #include "pvomp/trace.h"
 
+/* Little-endian fields at any alignment (the log is written on x86-64). */
+static inline uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    __builtin_memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+
 struct tr_out;
 
 #define TR_MAX_ARGS PVOMP_TRACE_MAX_ARGS

@@ -220,20 +220,6 @@ void tr_desc_finish(struct tr_desc *d)
 }
 
 /* ---------------------------------------------------------- decoding */
-static inline uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 const char *tr_decode(struct tr_log *log, const uint8_t *rec, uint32_t length, struct tr_rec *out)
 {
     out->id = rd64(rec + 8);

@@ -14,20 +14,6 @@ struct tr_walk {
     struct tr_rec rec;
 };
 
-static inline uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 struct tr_walk *tr_walk_new(struct tr_log *log)
 {
     struct tr_walk *w = calloc(1, sizeof *w);
