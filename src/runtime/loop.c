@@ -72,38 +72,9 @@ PV_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long
 
 /* ------------------------------------------------------------------- next */
 
-PV_EXPORT bool GOMP_loop_static_next(long *istart, long *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_long(ws, pv_iter_static(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_dynamic_next(long *istart, long *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_long(ws, pv_iter_dynamic(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_guided_next(long *istart, long *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_long(ws, pv_iter_guided(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_runtime_next(long *istart, long *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_long(ws, pv_iter_next(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_ALIAS(GOMP_loop_nonmonotonic_dynamic_next, GOMP_loop_dynamic_next);
-PV_ALIAS(GOMP_loop_nonmonotonic_guided_next, GOMP_loop_guided_next);
-PV_ALIAS(GOMP_loop_nonmonotonic_runtime_next, GOMP_loop_runtime_next);
-PV_ALIAS(GOMP_loop_maybe_nonmonotonic_runtime_next, GOMP_loop_runtime_next);
+/* GOMP_loop_{static,dynamic,guided,runtime}_next and the nonmonotonic
+ * aliases (loop.h). */
+PV_LOOP_NEXT_FAMILY(GOMP_loop, long, pv_out_long);
 
 /* -------------------------------------------------------- combined forms */
 

@@ -128,6 +128,32 @@ static inline struct pv_ws *pv_cur_ws(void)
     return pv_thr.ts.ws;
 }
 
+/* The exported *_next entry point `name`: the calling thread's next range,
+ * from `take` (a scheduler of iter.h or one of the same signature), handed
+ * back through `out` (pv_out_long or pv_out_ull, as the caller's `type`).
+ * A macro because every ABI family needs its own exported function; each
+ * one is the same inline code. */
+#define PV_LOOP_NEXT(name, take, type, out)                         \
+    PV_EXPORT bool name(type *istart, type *iend)                   \
+    {                                                               \
+        struct pv_ws *ws = pv_cur_ws();                             \
+        pv_ull s0, e0;                                              \
+        return out(ws, take(ws, &s0, &e0), &s0, &e0, istart, iend); \
+    }
+
+/* A family's four *_next entry points, prefix##_{static,dynamic,guided,
+ * runtime}_next, and their nonmonotonic aliases (GOMP_loop in loop.c,
+ * GOMP_loop_ull in loop_ull.c). */
+#define PV_LOOP_NEXT_FAMILY(prefix, type, out)                                   \
+    PV_LOOP_NEXT(prefix##_static_next, pv_iter_static, type, out)                \
+    PV_LOOP_NEXT(prefix##_dynamic_next, pv_iter_dynamic, type, out)              \
+    PV_LOOP_NEXT(prefix##_guided_next, pv_iter_guided, type, out)                \
+    PV_LOOP_NEXT(prefix##_runtime_next, pv_iter_next, type, out)                 \
+    PV_ALIAS(prefix##_nonmonotonic_dynamic_next, prefix##_dynamic_next);         \
+    PV_ALIAS(prefix##_nonmonotonic_guided_next, prefix##_guided_next);           \
+    PV_ALIAS(prefix##_nonmonotonic_runtime_next, prefix##_runtime_next);         \
+    PV_ALIAS(prefix##_maybe_nonmonotonic_runtime_next, prefix##_runtime_next)
+
 /* ------------------------------------------------------------- ordered */
 /* pv_ordered_setup (above): prepare ws for ordered regions (initialiser). */
 /* Next chunk of an ordered loop: passes the turn on for the chunk the thread

@@ -68,35 +68,6 @@ PV_EXPORT bool GOMP_loop_ull_start(bool up, pv_ull start, pv_ull end, pv_ull inc
 
 /* ------------------------------------------------------------------- next */
 
-PV_EXPORT bool GOMP_loop_ull_static_next(pv_ull *istart, pv_ull *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_ull(ws, pv_iter_static(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_dynamic_next(pv_ull *istart, pv_ull *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_ull(ws, pv_iter_dynamic(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_guided_next(pv_ull *istart, pv_ull *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_ull(ws, pv_iter_guided(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_runtime_next(pv_ull *istart, pv_ull *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_ull(ws, pv_iter_next(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_ALIAS(GOMP_loop_ull_nonmonotonic_dynamic_next, GOMP_loop_ull_dynamic_next);
-PV_ALIAS(GOMP_loop_ull_nonmonotonic_guided_next, GOMP_loop_ull_guided_next);
-PV_ALIAS(GOMP_loop_ull_nonmonotonic_runtime_next, GOMP_loop_ull_runtime_next);
-PV_ALIAS(GOMP_loop_ull_maybe_nonmonotonic_runtime_next, GOMP_loop_ull_runtime_next);
+/* GOMP_loop_ull_{static,dynamic,guided,runtime}_next and the nonmonotonic
+ * aliases (loop.h). */
+PV_LOOP_NEXT_FAMILY(GOMP_loop_ull, pv_ull, pv_out_ull);

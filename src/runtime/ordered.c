@@ -195,6 +195,20 @@ PV_EXPORT void GOMP_ordered_end(void)
         pv_ompt_mutex_released(ompt_mutex_ordered, pv_thr.ts.ws, __builtin_return_address(0));
 }
 
+/* Every ordered *_next does the same: the schedule is in the slot. */
+static inline bool ordered_next(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)
+{
+    return pv_ordered_next(ws, false, s0, e0);
+}
+
+/* A family's prefix##_ordered_runtime_next (loop.h), also exported as its
+ * static, dynamic and guided *_next. */
+#define ORDERED_NEXT_FAMILY(prefix, type, out)                                     \
+    PV_LOOP_NEXT(prefix##_ordered_runtime_next, ordered_next, type, out)           \
+    PV_ALIAS(prefix##_ordered_static_next, prefix##_ordered_runtime_next);         \
+    PV_ALIAS(prefix##_ordered_dynamic_next, prefix##_ordered_runtime_next);        \
+    PV_ALIAS(prefix##_ordered_guided_next, prefix##_ordered_runtime_next)
+
 /* ------------------------------------------------------ long entry points */
 
 static bool ordered_start(long start, long end, long incr, int sched, pv_ull chunk,
@@ -247,17 +261,8 @@ PV_EXPORT bool GOMP_loop_ordered_start(long start, long end, long incr, long sch
     return more;
 }
 
-/* Every ordered *_next does the same: the schedule is in the slot. */
-PV_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_long(ws, pv_ordered_next(ws, false, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_ALIAS(GOMP_loop_ordered_static_next, GOMP_loop_ordered_runtime_next);
-PV_ALIAS(GOMP_loop_ordered_dynamic_next, GOMP_loop_ordered_runtime_next);
-PV_ALIAS(GOMP_loop_ordered_guided_next, GOMP_loop_ordered_runtime_next);
+/* GOMP_loop_ordered_{static,dynamic,guided,runtime}_next */
+ORDERED_NEXT_FAMILY(GOMP_loop, long, pv_out_long);
 
 /* ---------------------------------------- unsigned long long entry points */
 
@@ -313,13 +318,5 @@ PV_EXPORT bool GOMP_loop_ull_ordered_start(bool up, pv_ull start, pv_ull end, pv
     return more;
 }
 
-PV_EXPORT bool GOMP_loop_ull_ordered_runtime_next(pv_ull *istart, pv_ull *iend)
-{
-    struct pv_ws *ws = pv_cur_ws();
-    pv_ull s0, e0;
-    return pv_out_ull(ws, pv_ordered_next(ws, false, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_ALIAS(GOMP_loop_ull_ordered_static_next, GOMP_loop_ull_ordered_runtime_next);
-PV_ALIAS(GOMP_loop_ull_ordered_dynamic_next, GOMP_loop_ull_ordered_runtime_next);
-PV_ALIAS(GOMP_loop_ull_ordered_guided_next, GOMP_loop_ull_ordered_runtime_next);
+/* GOMP_loop_ull_ordered_{static,dynamic,guided,runtime}_next */
+ORDERED_NEXT_FAMILY(GOMP_loop_ull, pv_ull, pv_out_ull);
