@@ -264,18 +264,14 @@ PV_EXPORT void GOMP_doacross_ull_wait(pv_ull first, ...)
 static struct pv_ws *doacross_enter(unsigned ncounts, const void *counts, bool is_ull,
                                     int sched, pv_ull chunk, void **mem)
 {
-    struct pv_ws *ws;
-    if (pv_ws_start()) {
-        ws = pv_thr.ts.ws;
+    bool init = pv_ws_start();
+    struct pv_ws *ws = pv_thr.ts.ws;
+    if (init) {
         pv_ull n0 = count_at(counts, is_ull, 0);
         pv_loop_setup(ws, 0, n0, 1, n0, sched, chunk, pv_team_size());
         pv_doacross_setup(ws, ncounts, counts, is_ull);
-        pv_ws_mem_init(ws, mem);
-        pv_ws_init_done();
-    } else {
-        ws = pv_thr.ts.ws;
-        pv_ws_mem_get(ws, mem);
     }
+    pv_ws_enter_done(ws, init, mem);
     if (pv_ompt_tool())
         pv_ompt_loop_begin(ws);
     return ws;

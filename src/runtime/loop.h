@@ -46,6 +46,20 @@ static inline void pv_ws_mem_get(struct pv_ws *ws, void **mem)
         *mem = ws->mem;
 }
 
+/* The end of entering a construct that may have a `mem` block (loops,
+ * doacross loops, sections): the initialiser (`init`, from pv_ws_start), once
+ * it has described ws, allocates the block and publishes the slot; everyone
+ * else got the slot READY and reads the block's address. */
+static inline void pv_ws_enter_done(struct pv_ws *ws, bool init, void **mem)
+{
+    if (init) {
+        pv_ws_mem_init(ws, mem);
+        pv_ws_init_done();
+    } else {
+        pv_ws_mem_get(ws, mem);
+    }
+}
+
 /* The three forms of loop bounds the ABI passes. */
 enum pv_form { PV_FORM_LONG, PV_FORM_ULL_UP, PV_FORM_ULL_DOWN };
 
@@ -63,20 +77,16 @@ static inline struct pv_ws *pv_loop_enter(enum pv_form form, pv_ull start, pv_ul
                                           pv_ull incr, int sched, pv_ull chunk,
                                           bool ordered, void **mem)
 {
-    struct pv_ws *ws;
-    if (pv_ws_start()) {
-        ws = pv_thr.ts.ws;
+    bool init = pv_ws_start();
+    struct pv_ws *ws = pv_thr.ts.ws;
+    if (init) {
         unsigned nthr = pv_team_size();
         pv_loop_setup(ws, start, end, incr, pv_count(form, start, end, incr), sched, chunk,
                       nthr);
         if (ordered)
             pv_ordered_setup(ws, nthr);
-        pv_ws_mem_init(ws, mem);
-        pv_ws_init_done();
-    } else {
-        ws = pv_thr.ts.ws;
-        pv_ws_mem_get(ws, mem);
     }
+    pv_ws_enter_done(ws, init, mem);
     if (pv_ompt_tool())
         pv_ompt_loop_begin(ws);
     return ws;

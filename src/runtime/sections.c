@@ -24,16 +24,11 @@ static inline unsigned sections_take(struct pv_ws *ws)
 
 static struct pv_ws *sections_enter(unsigned count, void **mem)
 {
-    struct pv_ws *ws;
-    if (pv_ws_start()) {
-        ws = pv_thr.ts.ws;
+    bool init = pv_ws_start();
+    struct pv_ws *ws = pv_thr.ts.ws;
+    if (init)
         sections_setup(ws, count, pv_team_size());
-        pv_ws_mem_init(ws, mem);
-        pv_ws_init_done();
-    } else {
-        ws = pv_thr.ts.ws;
-        pv_ws_mem_get(ws, mem);
-    }
+    pv_ws_enter_done(ws, init, mem);
     if (pv_ompt_tool())
         pv_ompt_sections_begin(ws);
     return ws;
