@@ -224,21 +224,28 @@ PV_EXPORT void GOMP_doacross_ull_post(pv_ull *counts)
         post(d, counts, true);
 }
 
+/* Wait for the vector (first, then the rest of it from ap, as long or as
+ * unsigned long long). */
+static inline void wait_args(const struct pv_doacross *d, pv_ull first, va_list ap, bool is_ull)
+{
+    pv_ull stack[MAX_DIMS_STACK], *v = vec_alloc(d->ncounts, stack);
+    v[0] = first;
+    for (unsigned i = 1; i < d->ncounts; i++)
+        v[i] = is_ull ? va_arg(ap, pv_ull) : (pv_ull)va_arg(ap, long);
+    wait_for(d, v);
+    if (v != stack)
+        free(v);
+}
+
 PV_EXPORT void GOMP_doacross_wait(long first, ...)
 {
     const struct pv_doacross *d = current();
     if (!d)
         return;
-    pv_ull stack[MAX_DIMS_STACK], *v = vec_alloc(d->ncounts, stack);
     va_list ap;
     va_start(ap, first);
-    v[0] = (pv_ull)first;
-    for (unsigned i = 1; i < d->ncounts; i++)
-        v[i] = (pv_ull)va_arg(ap, long);
+    wait_args(d, (pv_ull)first, ap, false);
     va_end(ap);
-    wait_for(d, v);
-    if (v != stack)
-        free(v);
 }
 
 PV_EXPORT void GOMP_doacross_ull_wait(pv_ull first, ...)
@@ -246,16 +253,10 @@ PV_EXPORT void GOMP_doacross_ull_wait(pv_ull first, ...)
     const struct pv_doacross *d = current();
     if (!d)
         return;
-    pv_ull stack[MAX_DIMS_STACK], *v = vec_alloc(d->ncounts, stack);
     va_list ap;
     va_start(ap, first);
-    v[0] = first;
-    for (unsigned i = 1; i < d->ncounts; i++)
-        v[i] = va_arg(ap, pv_ull);
+    wait_args(d, first, ap, true);
     va_end(ap);
-    wait_for(d, v);
-    if (v != stack)
-        free(v);
 }
 
 /* ----------------------------------------------------------- loop starts */
