@@ -59,8 +59,10 @@ static inline bool tq_empty(struct pv_tq *q)
            atomic_load_explicit(&q->tail, memory_order_relaxed);
 }
 
-/* The owner's end: the newest task. */
-static struct pv_task *tq_pop(struct pv_tq *q, const struct pv_task *under)
+/* Take a task from one end of q: the newest (the owner's end, `oldest`
+ * false) or the oldest (a thief's).  With `under`, only a descendant of it. */
+static inline struct pv_task *tq_take_end(struct pv_tq *q, const struct pv_task *under,
+                                          bool oldest)
 {
     if (tq_empty(q))
         return NULL;
@@ -69,34 +71,29 @@ static struct pv_task *tq_pop(struct pv_tq *q, const struct pv_task *under)
     uint32_t head = atomic_load_explicit(&q->head, memory_order_relaxed);
     uint32_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
     if (head != tail) {
-        struct pv_task *c = q->buf[(tail - 1) & q->mask];
+        struct pv_task *c = q->buf[(oldest ? head : tail - 1) & q->mask];
         if (!under || pv_task_descends(c, under)) {
             t = c;
-            atomic_store_explicit(&q->tail, tail - 1, memory_order_relaxed);
+            if (oldest)
+                atomic_store_explicit(&q->head, head + 1, memory_order_relaxed);
+            else
+                atomic_store_explicit(&q->tail, tail - 1, memory_order_relaxed);
         }
     }
     pv_mutex_unlock(&q->lock);
     return t;
 }
 
+/* The owner's end: the newest task. */
+static struct pv_task *tq_pop(struct pv_tq *q, const struct pv_task *under)
+{
+    return tq_take_end(q, under, false);
+}
+
 /* A thief's end: the oldest task. */
 static struct pv_task *tq_steal(struct pv_tq *q, const struct pv_task *under)
 {
-    if (tq_empty(q))
-        return NULL;
-    struct pv_task *t = NULL;
-    pv_mutex_lock(&q->lock);
-    uint32_t head = atomic_load_explicit(&q->head, memory_order_relaxed);
-    uint32_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
-    if (head != tail) {
-        struct pv_task *c = q->buf[head & q->mask];
-        if (!under || pv_task_descends(c, under)) {
-            t = c;
-            atomic_store_explicit(&q->head, head + 1, memory_order_relaxed);
-        }
-    }
-    pv_mutex_unlock(&q->lock);
-    return t;
+    return tq_take_end(q, under, true);
 }
 
 /* ------------------------------------------------------------ shared heap */
