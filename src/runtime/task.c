@@ -492,6 +492,31 @@ static void run_body_cb(void *a)
     run_body(a);
 }
 
+/* Run the body of t, a task that lives in this frame, as the current task.
+ * Its creation is traced here, after the tool heard of it.  The caller
+ * makes a parent current again. */
+static inline void run_in_frame(struct pv_thread *thr, struct pv_task *parent, struct pv_task *t,
+                                unsigned flags, void (*fn)(void *), void *arg)
+{
+    trace_task_create(t, flags);
+    thr->task = t;
+    trace_task_begin(t);
+    run_fn(parent, t, fn, arg);
+    trace_task_end(t);
+}
+
+/* After run_in_frame, for a task that cannot have moved (included, or in a
+ * block from the start): the parent is current again, a detached task waits
+ * for its event, and the task ends for the tool. */
+static void frame_task_end(struct pv_thread *thr, struct pv_task *parent, struct pv_task *t)
+{
+    thr->task = parent;
+    if (t->tflags & PV_TF_DETACH)
+        wait_until(t->team, parent, event_fulfilled, t);
+    if (pv_ompt_tool())
+        pv_ompt_task_end(t, false, parent);
+}
+
 /* Run fn in a task that lives in this frame: no team, or an included task
  * of a final task.  Nothing it creates can be deferred. */
 static void run_included(const struct pv_task_args *a)
@@ -505,16 +530,8 @@ static void run_included(const struct pv_task_args *a)
     set_event(a, &t);
     if (pv_ompt_tool())
         pv_ompt_task_create(&t, true, a->flags, NULL);
-    trace_task_create(&t, a->flags);
-    thr->task = &t;
-    trace_task_begin(&t);
-    run_fn(parent, &t, run_body_cb, (void *)a);
-    trace_task_end(&t);
-    thr->task = parent;
-    if (t.tflags & PV_TF_DETACH)
-        wait_until(t.team, parent, event_fulfilled, &t);
-    if (pv_ompt_tool())
-        pv_ompt_task_end(&t, false, parent);
+    run_in_frame(thr, parent, &t, a->flags, run_body_cb, (void *)a);
+    frame_task_end(thr, parent, &t);
     if (t.deps)
         pv_deps_free(t.deps);
 }
@@ -577,6 +594,18 @@ static void undeferred_block_done(struct pv_task *t)
     task_unref(t);
 }
 
+/* After run_in_frame, for a promotable task u on this stack: the parent
+ * may have moved into a block meanwhile, and so may u (then its block, in
+ * u->arg, is what ends). */
+static inline void promotable_end(struct pv_thread *thr, struct pv_task *parent, struct pv_task *u)
+{
+    thr->task = task_resolve(parent);
+    if (pv_ompt_tool())
+        pv_ompt_task_end(u->arg ? (struct pv_task *)u->arg : u, false, thr->task);
+    if (u->arg)
+        undeferred_block_done(u->arg);
+}
+
 /* An undeferred task with dependences or an event lives in a block from the
  * start; it first waits for its predecessors, and after its body for its
  * event. */
@@ -600,16 +629,8 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
         if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
             wait_until(team, parent, preds_done, t);
     }
-    trace_task_create(t, a->flags);
-    thr->task = t;
-    trace_task_begin(t);
-    run_fn(parent, t, run_body_cb, (void *)a);
-    trace_task_end(t);
-    thr->task = parent;
-    if (t->tflags & PV_TF_DETACH)
-        wait_until(team, parent, event_fulfilled, t);
-    if (pv_ompt_tool())
-        pv_ompt_task_end(t, false, parent);
+    run_in_frame(thr, parent, t, a->flags, run_body_cb, (void *)a);
+    frame_task_end(thr, parent, t);
     if (t->ndeps)
         (void)pv_deps_release(t, false);
     undeferred_block_done(t);
@@ -629,17 +650,8 @@ static void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
     u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
     if (pv_ompt_tool())
         pv_ompt_task_create(&u, true, a->flags, NULL);
-    trace_task_create(&u, a->flags);
-    thr->task = &u;
-    trace_task_begin(&u);
-    run_fn(parent, &u, run_body_cb, (void *)a);
-    trace_task_end(&u);
-    /* The parent may have moved into a block meanwhile. */
-    thr->task = task_resolve(parent);
-    if (pv_ompt_tool())
-        pv_ompt_task_end(u.arg ? (struct pv_task *)u.arg : &u, false, thr->task);
-    if (u.arg)
-        undeferred_block_done(u.arg);
+    run_in_frame(thr, parent, &u, a->flags, run_body_cb, (void *)a);
+    promotable_end(thr, parent, &u);
 }
 
 static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
@@ -751,16 +763,8 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         atomic_init(&u.cnt, PV_TASK_REF);
         if (pv_ompt_tool())
             pv_ompt_task_create(&u, true, flags, NULL);
-        trace_task_create(&u, flags);
-        thr->task = &u;
-        trace_task_begin(&u);
-        run_fn(parent, &u, fn, data);
-        trace_task_end(&u);
-        thr->task = task_resolve(parent);
-        if (pv_ompt_tool())
-            pv_ompt_task_end(u.arg ? (struct pv_task *)u.arg : &u, false, thr->task);
-        if (u.arg)
-            undeferred_block_done(u.arg);
+        run_in_frame(thr, parent, &u, flags, fn, data);
+        promotable_end(thr, parent, &u);
         return;
     }
     struct pv_task_args a = {
