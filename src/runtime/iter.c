@@ -35,43 +35,50 @@ static int sched_kind(long sched)
     return (int)((unsigned long)sched & 0x7fffffffUL);
 }
 
+/* A schedule of a known kind (static, dynamic, guided) and its chunk size,
+ * 0 meaning unspecified: one block per thread for static, 1 otherwise.
+ * False for runtime, auto and anything else, which the caller resolves. */
+static bool sched_known(int kind, pv_ull chunk, pv_ull *chunk_out)
+{
+    switch (kind) {
+    case PV_SCHED_STATIC:
+        *chunk_out = chunk;
+        return true;
+    case PV_SCHED_DYNAMIC:
+    case PV_SCHED_GUIDED:
+        *chunk_out = chunk ? chunk : 1;
+        return true;
+    default:
+        return false;
+    }
+}
+
 int pv_sched_runtime(pv_ull *chunk_out)
 {
     const struct pv_icv *icv = pv_icv_get();
     long chunk = icv->run_sched_chunk;
-    switch (sched_kind((long)icv->run_sched_var)) {
-    case PV_SCHED_STATIC:
-        *chunk_out = chunk > 0 ? (pv_ull)chunk : 0;
-        return PV_SCHED_STATIC;
-    case PV_SCHED_DYNAMIC:
-        *chunk_out = chunk > 0 ? (pv_ull)chunk : 1;
-        return PV_SCHED_DYNAMIC;
-    case PV_SCHED_GUIDED:
-        *chunk_out = chunk > 0 ? (pv_ull)chunk : 1;
-        return PV_SCHED_GUIDED;
-    default:
-        /* auto: we choose static, one block per thread. */
-        *chunk_out = 0;
-        return PV_SCHED_STATIC;
-    }
+    int kind = sched_kind((long)icv->run_sched_var);
+    if (sched_known(kind, chunk > 0 ? (pv_ull)chunk : 0, chunk_out))
+        return kind;
+    /* auto: we choose static, one block per thread. */
+    *chunk_out = 0;
+    return PV_SCHED_STATIC;
 }
 
 /* Values from the compiler: 0 = runtime, 4 = runtime with the nonmonotonic
- * modifier (GOMP_loop_start and friends); chunk <= 0 means "unspecified". */
-int pv_sched_resolve(long sched, long chunk, pv_ull *chunk_out)
+ * modifier (GOMP_loop_start and friends); chunk 0 means "unspecified". */
+int pv_sched_resolve_ull(long sched, pv_ull chunk, pv_ull *chunk_out)
 {
     int kind = sched_kind(sched);
-    switch (kind) {
-    case PV_SCHED_STATIC:
-        *chunk_out = chunk > 0 ? (pv_ull)chunk : 0;
+    if (sched_known(kind, chunk, chunk_out))
         return kind;
-    case PV_SCHED_DYNAMIC:
-    case PV_SCHED_GUIDED:
-        *chunk_out = chunk > 0 ? (pv_ull)chunk : 1;
-        return kind;
-    default:
-        return pv_sched_runtime(chunk_out);
-    }
+    return pv_sched_runtime(chunk_out);
+}
+
+/* The same with a signed chunk, where <= 0 means "unspecified". */
+int pv_sched_resolve(long sched, long chunk, pv_ull *chunk_out)
+{
+    return pv_sched_resolve_ull(sched, chunk > 0 ? (pv_ull)chunk : 0, chunk_out);
 }
 
 void pv_loop_setup(struct pv_ws *ws, pv_ull start, pv_ull end, pv_ull incr, pv_ull n,

@@ -16,20 +16,3 @@ pv_ull pv_count_ull(bool up, pv_ull start, pv_ull end, pv_ull incr)
         return 0;
     return (start - end - 1) / step + 1;
 }
-
-int pv_sched_resolve_ull(long sched, pv_ull chunk, pv_ull *chunk_out)
-{
-    switch ((int)((unsigned long)sched & 0x7fffffffUL)) {
-    case PV_SCHED_STATIC:
-        *chunk_out = chunk;
-        return PV_SCHED_STATIC;
-    case PV_SCHED_DYNAMIC:
-        *chunk_out = chunk ? chunk : 1;
-        return PV_SCHED_DYNAMIC;
-    case PV_SCHED_GUIDED:
-        *chunk_out = chunk ? chunk : 1;
-        return PV_SCHED_GUIDED;
-    default:
-        return pv_sched_runtime(chunk_out);
-    }
-}
