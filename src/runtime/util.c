@@ -6,13 +6,19 @@
 
 #include "runtime/internal.h"
 
+/* One line on stderr: prefix, then the formatted message. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+    fputs(prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void pv_fatal(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("pvomp: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say("pvomp: ", fmt, ap);
     va_end(ap);
     abort();
 }
@@ -21,9 +27,7 @@ void pv_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("pvomp: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say("pvomp: warning: ", fmt, ap);
     va_end(ap);
 }
 
