@@ -6,9 +6,9 @@
  *
  * With an argument "hold-and-exit", thread 0 calls exit() holding a lock
  * itself as well.  With "churn", threads 1 and 2 take and release the lock
- * and the critical section without pause, and thread 0 calls exit() after
- * 20 ms: the log must pair every acquisition with its release except, per
- * thread, the one it may hold at the end. */
+ * and the critical section without pause, and thread 0 calls exit() once
+ * each has done 500 sections: the log must pair every acquisition with its
+ * release except, per thread, the one it may hold at the end. */
 #define _GNU_SOURCE
 #include <omp.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@
 
 static omp_lock_t lock, own;
 static int there;
+static unsigned long sections[3];
 
 static void arrived(const char *kind, const void *addr)
 {
@@ -53,9 +54,13 @@ int main(int argc, char **argv)
                     if (n % 16 == 0)
                         usleep(1);
                 }
+                __atomic_store_n(&sections[me], n + 1, __ATOMIC_RELAXED);
             }
         } else if (churn) {
-            usleep(20000);
+            /* Wait for both, however loaded the machine is. */
+            while (__atomic_load_n(&sections[1], __ATOMIC_RELAXED) < 500 ||
+                   __atomic_load_n(&sections[2], __ATOMIC_RELAXED) < 500)
+                usleep(1000);
             exit(0);
         } else if (me == 1) {
             omp_set_lock(&lock);
