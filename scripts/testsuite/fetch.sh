@@ -1,51 +1,78 @@
 #!/usr/bin/env bash
 # Bring the libgomp testsuite of GCC 12 into a cache directory (outside git):
 # download Debian's gcc-12 source package with a private apt configuration,
-# then extract only what the C tests need.  Reuses the cache when present.
+# keep its orig tarball in <cache-dir>/dl, and extract only the test
+# directories the runner uses (C, C++, Fortran; not OpenACC).  Reuses the
+# extraction when it holds all of them, and the kept tarball when a new
+# extraction is needed (e.g. a cache made when only the C tests were used).
 # Usage: fetch.sh <cache-dir>      (prints the extracted libgomp directory)
 set -euo pipefail
 cache=$1
-dest=$cache/src                       # will hold libgomp/{testsuite,libgomp_g.h}
-if [ -f "$dest/.complete" ]; then
+dest=$cache/src                       # will hold libgomp/{testsuite,libgomp_g.h}, include/
+dl=$cache/dl                          # the orig tarball of the source package
+dirs=(libgomp.c libgomp.c-c++-common libgomp.c++ libgomp.fortran)   # of libgomp/testsuite
+# and single files of the gcc tree: the GOMP prototypes a few tests include,
+# the one OpenACC test file an OpenMP test includes (libgomp.fortran/pr90030.f90),
+# and gcc's include/gomp-constants.h (libgomp.fortran/on_device_arch.c)
+files=(libgomp/libgomp_g.h libgomp/testsuite/libgomp.oacc-fortran/pr90030.f90
+       include/gomp-constants.h)
+stamp="${dirs[*]} ${files[*]}"        # what an extraction holds (in .complete)
+if [ -f "$dest/.complete" ] && [ "$(cat "$dest/.complete")" = "$stamp" ]; then
   echo "$dest/libgomp"
   exit 0
 fi
 
-work=$cache/fetch
-rm -rf "$work" "$dest"
-mkdir -p "$work/sources.list.d" "$work/lists/partial" "$work/cache/archives/partial" "$work/dl"
-cat > "$work/sources.list.d/gcc-12-src.sources" <<'SRC'
+orig=$(ls "$dl"/gcc-12_*.orig.tar.* 2>/dev/null | head -n1 || true)
+if [ -z "$orig" ]; then
+  work=$cache/fetch
+  rm -rf "$work"
+  mkdir -p "$work/sources.list.d" "$work/lists/partial" "$work/cache/archives/partial" "$work/dl"
+  cat > "$work/sources.list.d/gcc-12-src.sources" <<'SRC'
 Types: deb-src
 URIs: http://deb.debian.org/debian
 Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-apt_opts=(
-  -o "Dir::Etc::SourceList=$work/none.list"
-  -o "Dir::Etc::SourceParts=$work/sources.list.d"
-  -o "Dir::State::Lists=$work/lists"
-  -o "Dir::Cache=$work/cache"
-  -o "APT::Sandbox::User=$(id -un)"
-  -q
-)
-echo "testsuite: fetching the gcc-12 source package (once; cached in $cache)" >&2
-apt-get "${apt_opts[@]}" update >"$work/update.log" 2>&1 ||
-  { cat "$work/update.log" >&2; echo "testsuite: apt-get update failed" >&2; exit 1; }
-(cd "$work/dl" && apt-get "${apt_opts[@]}" source --download-only gcc-12) >"$work/source.log" 2>&1 ||
-  { cat "$work/source.log" >&2; echo "testsuite: apt-get source failed" >&2; exit 1; }
+  apt_opts=(
+    -o "Dir::Etc::SourceList=$work/none.list"
+    -o "Dir::Etc::SourceParts=$work/sources.list.d"
+    -o "Dir::State::Lists=$work/lists"
+    -o "Dir::Cache=$work/cache"
+    -o "APT::Sandbox::User=$(id -un)"
+    -q
+  )
+  echo "testsuite: fetching the gcc-12 source package (once; cached in $cache)" >&2
+  apt-get "${apt_opts[@]}" update >"$work/update.log" 2>&1 ||
+    { cat "$work/update.log" >&2; echo "testsuite: apt-get update failed" >&2; exit 1; }
+  (cd "$work/dl" && apt-get "${apt_opts[@]}" source --download-only gcc-12) >"$work/source.log" 2>&1 ||
+    { cat "$work/source.log" >&2; echo "testsuite: apt-get source failed" >&2; exit 1; }
+  # apt-get has checked the files against the signed .dsc; keep the orig tarball.
+  mkdir -p "$dl"
+  mv "$(ls "$work"/dl/gcc-12_*.orig.tar.* | head -n1)" "$dl/"
+  rm -rf "$work"
+  orig=$(ls "$dl"/gcc-12_*.orig.tar.* | head -n1)
+fi
 
-orig=$(ls "$work"/dl/gcc-12_*.orig.tar.* | head -n1)
 inner=$(tar -tf "$orig" | grep -E '/gcc-[0-9.]+(-dfsg)?\.tar\.xz$' | head -n1)
 [ -n "$inner" ] || { echo "testsuite: no gcc tarball inside $orig" >&2; exit 1; }
-echo "testsuite: extracting libgomp/testsuite from $(basename "$orig"):$inner" >&2
+echo "testsuite: extracting libgomp/testsuite (${dirs[*]}) from $(basename "$orig"):$inner" >&2
+rm -rf "$dest"
 mkdir -p "$dest"
+patterns=()
+for f in "${files[@]}"; do
+  patterns+=("*/$f")
+done
+for d in "${dirs[@]}"; do
+  patterns+=("*/libgomp/testsuite/$d/*")
+done
 tar -xOf "$orig" "$inner" |
-  tar -xJf - -C "$dest" --strip-components=1 --wildcards \
-      '*/libgomp/testsuite/libgomp.c/*' '*/libgomp/testsuite/libgomp.c-c++-common/*' \
-      '*/libgomp/libgomp_g.h'
-[ -f "$dest/libgomp/libgomp_g.h" ] && [ -d "$dest/libgomp/testsuite/libgomp.c" ] ||
-  { echo "testsuite: extraction incomplete" >&2; exit 1; }
-rm -rf "$work"
-touch "$dest/.complete"
+  tar -xJf - -C "$dest" --strip-components=1 --wildcards "${patterns[@]}"
+for f in "${files[@]}"; do
+  [ -f "$dest/$f" ] || { echo "testsuite: extraction incomplete ($f)" >&2; exit 1; }
+done
+for d in "${dirs[@]}"; do
+  [ -d "$dest/libgomp/testsuite/$d" ] || { echo "testsuite: extraction incomplete ($d)" >&2; exit 1; }
+done
+echo "$stamp" > "$dest/.complete"
 echo "$dest/libgomp"
