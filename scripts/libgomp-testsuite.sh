@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Run the C tests of GCC 12's libgomp testsuite against pvomp.
+# Run GCC 12's libgomp testsuite (C tests; C++ and Fortran on request) against pvomp.
 # Usage: scripts/libgomp-testsuite.sh <build-dir> [runner options]
 #   The testsuite comes from Debian's gcc-12 source package, fetched with
 #   apt-get at test time and cached in <build-dir>/gcc-testsuite (never in git).
-#   Environment: PVOMP_TESTSUITE_WITH=tasks,target  run those categories too
+#   Environment: PVOMP_TESTSUITE_LANGS=c,c++,fortran languages (or all; default c)
+#                PVOMP_TESTSUITE_WITH=tasks,target  run those categories too
 #                PVOMP_TESTSUITE_FILTER=REGEXP      only matching test names
 #                PVOMP_TESTSUITE_TIMEOUT=SECONDS    per-test timeout (60)
 #                PVOMP_TESTSUITE_JOBS=N             parallel tests (2)

@@ -1,6 +1,9 @@
 """Reading DejaGnu directives ("{ dg-... }") out of libgomp test sources and
 deciding what they mean on this machine (x86_64 Linux, host only, no offload
-compiler).  Our own small reader of the subset the libgomp C tests use."""
+compiler) for the language a test is compiled as (c, c++ or fortran).  Our own
+small reader of the subset the libgomp C, C++ and Fortran tests use; the
+directives sit in comments of any syntax ("/* { dg-do run } */",
+"// { dg-do run }", "! { dg-do run }")."""
 
 import fnmatch
 import os
@@ -104,10 +107,11 @@ def _cpu_flags():
 
 
 _CPU = _cpu_flags()
+# The languages a test can be compiled as; the keywords "c" and "c++" are met
+# only by the language the test is compiled as (Fortran meets neither).
+LANGS = {"c": "C", "c++": "C++", "fortran": "Fortran"}
 # keyword -> (met?, reason when not met)
 EFFECTIVE = {
-    "c": (True, ""),
-    "c++": (False, "compiled as C"),
     "lp64": (True, ""),
     "ia32": (False, "64-bit target"),
     "lto": (True, ""),
@@ -121,6 +125,7 @@ EFFECTIVE = {
     "__float128": (True, ""),
     "vect_simd_clones": (True, ""),
     "pthread": (True, ""),
+    "fd_truncate": (True, ""),
     "sse2_runtime": ("sse2" in _CPU, "CPU lacks SSE2"),
     "avx_runtime": ("avx" in _CPU, "CPU lacks AVX"),
     "run_expensive_tests": (os.environ.get("GCC_TEST_RUN_EXPENSIVE", "") not in ("", "0"),
@@ -137,21 +142,23 @@ EFFECTIVE = {
 }
 
 
-def _atom(word):
+def _atom(word, lang):
     """(met, reason) for one selector word: a target triplet glob or a keyword."""
     if "-" in word and ("*" in word or word.count("-") >= 2):
         ok = fnmatch.fnmatchcase(TRIPLET, word)
         return ok, "" if ok else "target %s only" % word
+    if word in ("c", "c++"):
+        return word == lang, "" if word == lang else "compiled as %s" % LANGS[lang]
     if word in EFFECTIVE:
         return EFFECTIVE[word]
     return False, "unknown effective target %s" % word
 
 
-def _expr(words):
+def _expr(words, lang):
     """Evaluate a selector expression: atoms, {groups}, !, &&, || (left to right,
     && binding tighter than ||).  A list without operators is an OR of atoms."""
     if not any(w in ("!", "&&", "||") for w in words if not isinstance(w, Braced)):
-        results = [_group(w) for w in words]
+        results = [_group(w, lang) for w in words]
         for ok, why in results:
             if ok:
                 return True, ""
@@ -172,7 +179,7 @@ def _expr(words):
         while words[i] == "!" and not isinstance(words[i], Braced):
             neg = not neg
             i += 1
-        ok, why = _group(words[i])
+        ok, why = _group(words[i], lang)
         if neg:
             ok, why = not ok, "" if ok is False else "not for %s" % words[i].strip()
         cur.append((ok, why))
@@ -186,32 +193,32 @@ def _expr(words):
     return False, "; ".join(r for r in reasons if r)
 
 
-def _group(w):
+def _group(w, lang):
     if isinstance(w, Braced):
-        return _expr(tcl_words(w))
-    return _atom(w)
+        return _expr(tcl_words(w), lang)
+    return _atom(w, lang)
 
 
-def selector(sel):
-    """A dg selector ("target X", "{ target { ! X } }", "xfail X").  Returns
-    (kind, met, reason); kind is 'target' or 'xfail'."""
+def selector(sel, lang="c"):
+    """A dg selector ("target X", "{ target { ! X } }", "xfail X") for a test
+    compiled as lang.  Returns (kind, met, reason); kind is 'target' or 'xfail'."""
     words = tcl_words(sel) if isinstance(sel, Braced) else [sel]
     if not words:
         return "target", True, ""
     kind, rest = words[0], words[1:]
     if kind not in ("target", "xfail"):
         # A bare list of triplets/keywords (dg-skip-if's second argument).
-        ok, why = _expr(words)
+        ok, why = _expr(words, lang)
         return "target", ok, why
-    ok, why = _expr(rest)
+    ok, why = _expr(rest, lang)
     return kind, ok, why
 
 
-def _applies(args, idx):
+def _applies(args, idx, lang):
     """Does an optional selector at args[idx] hold (absent = yes)?"""
     if len(args) <= idx:
         return True
-    kind, ok, _ = selector(args[idx])
+    kind, ok, _ = selector(args[idx], lang)
     return ok if kind == "target" else True
 
 
@@ -219,10 +226,12 @@ def _applies(args, idx):
 
 @dataclass
 class Test:
-    name: str                      # e.g. libgomp.c/for-1.c
+    name: str                      # e.g. libgomp.c/for-1.c, libgomp.c-c++-common/x.c@c++
     path: str
+    lang: str = "c"                # compiled as: c, c++ or fortran
     action: str = "run"
     skip: str = ""                 # non-empty: skip with this reason
+    torture: list = field(default_factory=list)   # the runner's option set (Fortran), first
     options: list = field(default_factory=lambda: ["-O2"])
     extra_options: list = field(default_factory=list)
     sources: list = field(default_factory=list)   # additional sources (paths)
@@ -230,6 +239,8 @@ class Test:
     shouldfail: bool = False
     output: str = ""               # concatenated dg-output regexps ("" = none)
     timeout: float = 0.0           # dg-timeout (0 = runner default)
+    timeout_factor: float = 1.0    # dg-timeout-factor
+    run_tag: str = ""              # "@N": an OMP_NUM_THREADS=N run (its own run files)
     ignored: list = field(default_factory=list)   # directives we do not check
 
 
@@ -238,10 +249,13 @@ COMPILE_ONLY = {"dg-final", "dg-warning", "dg-error", "dg-message", "dg-bogus",
                 "dg-excess-errors", "dg-prune-output", "dg-xfail-if", "dg-note"}
 
 
-def read_test(name, path):
+def read_test(name, path, lang="c", options=("-O2",)):
+    """The test's directives as a Test; options are the defaults that
+    dg-options replaces (-O2 for C and C++, none for Fortran, whose option
+    sets are the runner's torture list)."""
     with open(path, errors="replace") as f:
         text = f.read()
-    t = Test(name=name, path=path)
+    t = Test(name=name, path=path, lang=lang, options=list(options))
 
     def skip(reason):
         if not t.skip:
@@ -251,24 +265,24 @@ def read_test(name, path):
         if d == "dg-do":
             t.action = args[0] if args else "run"
             if len(args) > 1:
-                kind, ok, why = selector(args[1])
+                kind, ok, why = selector(args[1], lang)
                 if kind == "target" and not ok:
                     skip("dg-do %s: %s" % (t.action, why))
         elif d == "dg-require-effective-target":
-            if args and _applies(args, 1):
-                ok, why = _atom(args[0])
+            if args and _applies(args, 1, lang):
+                ok, why = _atom(args[0], lang)
                 if not ok:
                     skip(why)
         elif d == "dg-skip-if":
-            if len(args) >= 2 and selector(args[1])[1]:
+            if len(args) >= 2 and selector(args[1], lang)[1]:
                 skip("dg-skip-if %s" % (args[0] or "(always: auxiliary file)"))
         elif d == "dg-require-alias":
             pass                           # ELF aliases: supported
         elif d == "dg-options":
-            if args and _applies(args, 1):
+            if args and _applies(args, 1, lang):
                 t.options = shlex.split(args[0])
         elif d == "dg-additional-options":
-            if args and _applies(args, 1):
+            if args and _applies(args, 1, lang):
                 t.extra_options += shlex.split(args[0])
         elif d == "dg-add-options":
             for feat in args:
@@ -277,23 +291,26 @@ def read_test(name, path):
                 else:
                     skip("dg-add-options %s not known to the runner" % feat)
         elif d == "dg-additional-sources":
-            if args and _applies(args, 1):
+            if args and _applies(args, 1, lang):
                 base = os.path.dirname(path)
                 t.sources += [os.path.join(base, s) for s in args[0].split()]
         elif d == "dg-set-target-env-var":
             if len(args) >= 2:
                 t.env[args[0]] = args[1]
         elif d == "dg-shouldfail":
-            if _applies(args, 1):
+            if _applies(args, 1, lang):
                 t.shouldfail = True
         elif d == "dg-output":
-            if args and _applies(args, 1):
+            if args and _applies(args, 1, lang):
                 t.output += args[0]
         elif d == "dg-timeout":
-            if args and _applies(args, 1):
+            if args and _applies(args, 1, lang):
                 t.timeout = float(args[0])
+        elif d == "dg-timeout-factor":
+            if args and _applies(args, 1, lang):
+                t.timeout_factor = float(args[0])
         elif d == "dg-xfail-run-if":
-            if len(args) >= 2 and selector(args[1])[1]:
+            if len(args) >= 2 and selector(args[1], lang)[1]:
                 skip("expected to fail here (dg-xfail-run-if %s)" % args[0])
         elif d in COMPILE_ONLY:
             t.ignored.append(d)

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Run the C tests of GCC 12's libgomp testsuite against pvomp.
+"""Run the C, C++ and Fortran tests of GCC 12's libgomp testsuite against pvomp.
 
-Each test is compiled once by the system gcc -fopenmp (it links against the
-system libgomp's ABI, as any user program does), run once on the system
+Each test is compiled once (per option set) by the system gcc, g++ or gfortran
+with -fopenmp, the way GCC's libgomp.c/c.exp, libgomp.c++/c++.exp and
+libgomp.fortran/fortran.exp do (it links against the system libgomp's ABI, as
+any user program does), run once on the system
 libgomp (the baseline, cached), and run on the runtime in <lib-dir> through
 LD_LIBRARY_PATH.  Every pvomp run must prove, through the dynamic loader's own
 log, that libgomp.so.1 came from <lib-dir>.  Tests listed in known-failures
@@ -12,6 +14,7 @@ expected, XPASS (a failure) when they pass.  Prints one line per test and then
 See docs/testsuite.md."""
 
 import argparse
+import collections
 import concurrent.futures
 import copy
 import glob
@@ -28,7 +31,32 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dg        # noqa: E402
 import features  # noqa: E402
 
-TEST_DIRS = ["libgomp.c", "libgomp.c-c++-common"]
+# How GCC's .exp files compile the test directories (OpenACC's libgomp.oacc-*
+# are left out: pvomp has no OpenACC).  Per language: the compiler (and the
+# variable that overrides it), the directories with the suffixes of their tests
+# and a tag on the test names when a directory is compiled in two languages,
+# and the default options, which dg-options replaces.
+Lang = collections.namedtuple("Lang", "compiler_var compiler dirs options")
+LANGS = {
+    # libgomp.c/c.exp: *.c of libgomp.c and libgomp.c-c++-common, -O2
+    "c": Lang("PVOMP_TESTSUITE_CC", "gcc",
+              [("libgomp.c", r"\.c$", ""), ("libgomp.c-c++-common", r"\.c$", "")], ["-O2"]),
+    # libgomp.c++/c++.exp: *.C of libgomp.c++ and, as C++ ("-x c++"),
+    # libgomp.c-c++-common/*.c, -O2; linked with libstdc++
+    "c++": Lang("PVOMP_TESTSUITE_CXX", "g++",
+                [("libgomp.c++", r"\.C$", ""), ("libgomp.c-c++-common", r"\.c$", "@c++")], ["-O2"]),
+    # libgomp.fortran/fortran.exp: *.[fF]{,90,95,03,08}, through
+    # gfortran-dg-runtest's option sets (TORTURE); no default options
+    "fortran": Lang("PVOMP_TESTSUITE_FC", "gfortran",
+                    [("libgomp.fortran", r"\.[fF](?:|90|95|03|08)$", "")], []),
+}
+# gfortran-dg-runtest compiles a file that contains "dg-do run" once per set of
+# DG_TORTURE_OPTIONS (gcc-dg.exp; the test is named name@LABEL here) and any
+# other file once with -O (name@O); dg-options come after the set.
+TORTURE = [("O0", "-O0"), ("O1", "-O1"), ("O2", "-O2"),
+           ("O3-loops", "-O3 -fomit-frame-pointer -funroll-loops -fpeel-loops -ftracer -finline-functions"),
+           ("O3-g", "-O3 -g"), ("Os", "-Os")]
+Item = collections.namedtuple("Item", "name path lang torture")
 SYSTEM_LIBGOMP = "/usr/lib/x86_64-linux-gnu/libgomp.so.1"
 CATEGORIES = ("tasks", "target")
 KNOWN_FAILURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "known-failures")
@@ -79,10 +107,19 @@ def read_known_failures(path):
     return known
 
 
+def name_prefixes(name):
+    """A test name and the names it is a variant of, longest first:
+    x.c@c++@4 -> x.c@c++@4, x.c@c++, x.c."""
+    parts = name.split("@")
+    return ["@".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+
 def apply_known_failure(known, name, verdict, why):
     """A known failure's verdict: XFAIL if it failed the expected way, XPASS
-    (which counts as a failure) if it passed; other results are unchanged."""
-    entry = known.get(name.split("@", 1)[0])
+    (which counts as a failure) if it passed; other results are unchanged.
+    An entry for a test applies to its variants (language, options, threads)
+    unless a variant has its own."""
+    entry = next((known[n] for n in name_prefixes(name) if n in known), None)
     if not entry:
         return verdict, why
     rx, reason = entry
@@ -120,6 +157,9 @@ def run_program(exe, cwd, env, timeout, on_timeout=None):
 
 
 def last_line(out):
+    # not what gfortran's runtime prints on a signal ("Program received signal
+    # SIGABRT ...", a backtrace): the reason names the signal already
+    out = re.split(r"^Program received signal ", out, 1, re.M)[0]
     lines = [ln.strip() for ln in out.splitlines() if ln.strip()]
     return (lines[-1][:140]) if lines else ""
 
@@ -157,10 +197,13 @@ class Runner:
         self.lib = os.path.abspath(args.lib_dir)
         self.lib_gomp = os.path.join(self.lib, "libgomp.so.1")
         self.with_cats = set(args.with_cats)
-        self.cc = os.environ.get("PVOMP_TESTSUITE_CC", "gcc")
+        self.langs = args.langs
+        self.cc = os.environ.get("PVOMP_TESTSUITE_CC", "gcc")     # the probe's
         self.workroot = os.path.join(self.cache, "work")
         self.cfgdir = os.path.join(self.cache, "config")
-        self.include = [self.src, self.cfgdir]
+        # as GCC's libgomp.exp: the libgomp sources (libgomp_g.h) and gcc's
+        # include/ (gomp-constants.h), then our config.h
+        self.include = [self.src, os.path.join(os.path.dirname(self.src), "include"), self.cfgdir]
         self.baseline_path = os.path.join(self.cache, "baseline.json")
         self.lock = threading.Lock()
         self.known = {}                      # set in setup() for pvomp only
@@ -169,8 +212,19 @@ class Runner:
                 self.baseline = json.load(f)
         except (OSError, ValueError):
             self.baseline = {}
-        ver = sh([self.cc, "--version"]).stdout.splitlines()
-        self.toolchain = (ver[0] if ver else self.cc) + "|" + file_sig(SYSTEM_LIBGOMP)
+        # per language: the compiler and what identifies it in the cache keys
+        self.compilers, self.toolchain = {}, {}
+        for lang in self.langs:
+            cc = os.environ.get(LANGS[lang].compiler_var, LANGS[lang].compiler)
+            try:
+                r = sh([cc, "--version"])
+            except OSError:
+                r = None
+            if r is None or r.returncode:
+                fatal("no %s compiler %r (install it, or leave %s out of PVOMP_TESTSUITE_LANGS)" %
+                      (dg.LANGS[lang], cc, lang))
+            self.compilers[lang] = cc
+            self.toolchain[lang] = r.stdout.splitlines()[0] + "|" + file_sig(SYSTEM_LIBGOMP)
 
     # -- setup and the proof that the runtime under test is the one that runs
     def setup(self):
@@ -224,23 +278,41 @@ class Runner:
               (self.lib_gomp, self.lib_real, "pvomp" if self.is_pvomp else "NOT pvomp",
                os.path.realpath(SYSTEM_LIBGOMP)), flush=True)
 
-    # -- the list of tests
-    def tests(self):
+    # -- the list of tests: [Item] of the languages, language by language,
+    # sorted by name, those whose name matches the regexp rx (if any)
+    def tests(self, langs, rx=None):
         base = os.path.join(self.src, "testsuite")
-        names = []
-        for d in TEST_DIRS:
-            for p in glob.glob(os.path.join(base, d, "**", "*.c"), recursive=True):
-                names.append(os.path.relpath(p, base))
-        names.sort()
-        if self.args.filter:
-            rx = re.compile(self.args.filter)
-            names = [n for n in names if rx.search(n)]
-        return [(n, os.path.join(base, n)) for n in names]
+        items = []
+        for lang in langs:
+            mine = []
+            for d, suffix, tag in LANGS[lang].dirs:
+                for p in glob.glob(os.path.join(base, d, "**", "*"), recursive=True):
+                    if not re.search(suffix, p) or not os.path.isfile(p):
+                        continue
+                    name = os.path.relpath(p, base) + tag
+                    for n, (label, flags) in enumerate(self.option_sets(lang, p)):
+                        mine.append(((name, n), Item(name + label, p, lang, flags)))
+            mine.sort(key=lambda m: m[0])            # a file's option sets in TORTURE order
+            items += [i for _, i in mine if not rx or rx.search(i.name)]
+        return items
+
+    @staticmethod
+    def option_sets(lang, path):
+        """[(name suffix, flags)]: one for C and C++; for Fortran those of
+        gfortran-dg-runtest (TORTURE when the file says "dg-do run", else -O)."""
+        if lang != "fortran":
+            return [("", [])]
+        with open(path, errors="replace") as f:
+            if "dg-do run" in f.read():
+                return [("@" + label, flags.split()) for label, flags in TORTURE]
+        return [("@O", ["-O"])]
 
     # -- one test, start to finish: [(display name, verdict, reason)], one
     # entry, plus one per extra thread count when --threads asks for them
-    def one(self, name, path):
-        t = dg.read_test(name, path)
+    def one(self, item):
+        name, path = item.name, item.path
+        t = dg.read_test(name, path, item.lang, LANGS[item.lang].options)
+        t.torture = item.torture
         verdict, why = self.prepare(t, name, path)
         if verdict:
             return [(name, verdict, why)]
@@ -254,6 +326,7 @@ class Runner:
                 continue
             tv = copy.copy(t)
             tv.env = dict(t.env, OMP_NUM_THREADS=str(n))
+            tv.run_tag = "@%d" % n
             results.append((vname,) + apply_known_failure(self.known, vname,
                                                           *self.check(tv, vname, exe, work, timeout)))
         return results
@@ -271,12 +344,13 @@ class Runner:
         os.makedirs(work, exist_ok=True)
         exe, key, err = self.compile(t, work)
         if err:      # the runtime plays no part in compiling: nothing to compare
-            return "SKIP", "does not compile with the system gcc (%s)" % err
+            return "SKIP", "does not compile with the system %s (%s)" % (
+                os.path.basename(self.compilers[t.lang]), err)
         t.key = key
         needed = sh(["readelf", "-d", exe]).stdout
         if "[libgomp.so.1]" not in needed:
             return "SKIP", "program does not link libgomp.so.1 (no runtime calls)"
-        return "", (exe, work, t.timeout or self.args.timeout)
+        return "", (exe, work, (t.timeout or self.args.timeout) * t.timeout_factor)
 
     def check(self, t, name, exe, work, timeout):
         """(verdict, reason): baseline on the system libgomp, then the runtime under test."""
@@ -293,13 +367,14 @@ class Runner:
         return self.run_pvomp(t, name, exe, work, timeout)
 
     def compile(self, t, work):
-        cmd = ([self.cc, t.path] + t.sources + ["-fopenmp"] +
-               ["-I" + d for d in self.include] + t.options + t.extra_options + ["-lm", "-g"])
+        cmd = ([self.compilers[t.lang], t.path] + t.sources + ["-fopenmp"] +
+               ["-I" + d for d in self.include] + t.torture + t.options + t.extra_options +
+               ["-lm", "-g"])
         h = hashlib.sha256()
         for p in [t.path] + t.sources:
             with open(p, "rb") as f:
                 h.update(f.read())
-        h.update(repr((cmd, sorted(t.env.items()), self.toolchain)).encode())
+        h.update(repr((cmd, sorted(t.env.items()), self.toolchain[t.lang])).encode())
         key = h.hexdigest()
         exe = os.path.join(work, "test.exe")
         stamp = os.path.join(work, "key")
@@ -337,7 +412,7 @@ class Runner:
         return why
 
     def run_pvomp(self, t, name, exe, work, timeout):
-        tag = "@" + name.rsplit("@", 1)[1] if "@" in name else ""
+        tag = t.run_tag
         ld = os.path.join(work, "ld" + tag)
         os.makedirs(ld, exist_ok=True)
         for f in os.listdir(ld):
@@ -462,6 +537,23 @@ int main(void)
 """
 
 
+def comma_list(value, known, var):
+    """The names in a comma list ("all" = every known one), each checked."""
+    names = [x.strip() for x in value.split(",") if x.strip()]
+    if "all" in names:
+        return list(known)
+    for x in names:
+        if x not in known:
+            fatal("unknown value %r in %s (known: %s)" % (x, var, ",".join(known)))
+    return names
+
+
+def summary(counts):
+    """'N passed, N failed, N xfailed, N skipped' (an XPASS is a failure)."""
+    return "%d passed, %d failed, %d xfailed, %d skipped" % (
+        counts["PASS"], counts["FAIL"] + counts["XPASS"], counts["XFAIL"], counts["SKIP"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="extracted libgomp source dir (has testsuite/)")
@@ -475,6 +567,9 @@ def main():
                     help="comma list of OMP_NUM_THREADS values: also run every test at each (name@N)")
     ap.add_argument("--with", dest="with_cats", default=os.environ.get("PVOMP_TESTSUITE_WITH", ""),
                     help="comma list of categories to run instead of skip: tasks,target (or all)")
+    ap.add_argument("--langs", default=os.environ.get("PVOMP_TESTSUITE_LANGS", "c"),
+                    help="comma list of the languages whose tests run: c,c++,fortran (or all); "
+                         "default c")
     ap.add_argument("--allow-foreign-runtime", dest="allow_foreign", action="store_true",
                     default=os.environ.get("PVOMP_TESTSUITE_ALLOW_FOREIGN", "") == "1",
                     help="accept a libgomp.so.1 that is not pvomp (to check the runner itself)")
@@ -483,44 +578,44 @@ def main():
                          "e.g. OMP_TOOL_LIBRARIES=build/tests/ompt/libpvomp_tt.so TT_QUIET=1")
     args = ap.parse_args()
     args.run_env = dict(kv.split("=", 1) for kv in args.run_env.split())
-    cats = [c.strip() for c in args.with_cats.split(",") if c.strip()]
-    if "all" in cats:
-        cats = list(CATEGORIES)
-    for c in cats:
-        if c not in CATEGORIES:
-            fatal("unknown category %r in PVOMP_TESTSUITE_WITH (known: %s)" % (c, ",".join(CATEGORIES)))
-    args.with_cats = cats
+    args.with_cats = comma_list(args.with_cats, CATEGORIES, "PVOMP_TESTSUITE_WITH")
+    args.langs = [x for x in LANGS if x in comma_list(args.langs, LANGS, "PVOMP_TESTSUITE_LANGS")]
+    if not args.langs:
+        fatal("no language to test (PVOMP_TESTSUITE_LANGS)")
     args.threads = [int(x) for x in args.threads.split(",") if x.strip()]
 
     r = Runner(args)
     r.setup()
-    tests = r.tests()
+    tests = r.tests(args.langs, re.compile(args.filter) if args.filter else None)
     if not args.filter:
-        names = set(n for n, _ in tests)
+        names = set(p for i in r.tests(LANGS) for p in name_prefixes(i.name))
         for n in sorted(set(r.known) - names):
             print("testsuite: WARNING: %s lists %s, which is not a test" % (
                 os.path.basename(KNOWN_FAILURES), n), flush=True)
-    counts = {"PASS": 0, "FAIL": 0, "XFAIL": 0, "XPASS": 0, "SKIP": 0}
+    zero = {"PASS": 0, "FAIL": 0, "XFAIL": 0, "XPASS": 0, "SKIP": 0}
+    counts = {lang: dict(zero) for lang in args.langs}
     results = [None] * len(tests)
     printed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {pool.submit(r.one, n, p): i for i, (n, p) in enumerate(tests)}
+        futs = {pool.submit(r.one, item): i for i, item in enumerate(tests)}
         for fut in concurrent.futures.as_completed(futs):
             i = futs[fut]
             try:
                 results[i] = fut.result()
             except Exception as e:             # a runner bug must not hide a test
-                results[i] = [(tests[i][0], "FAIL", "runner error: %r" % e)]
+                results[i] = [(tests[i].name, "FAIL", "runner error: %r" % e)]
             while printed < len(tests) and results[printed] is not None:
                 for disp, verdict, why in results[printed]:
-                    counts[verdict] += 1
+                    counts[tests[printed].lang][verdict] += 1
                     print("%s %s%s" % (verdict, disp, " [%s]" % why if why else ""), flush=True)
                 printed += 1
     r.save_baseline()
-    failed = counts["FAIL"] + counts["XPASS"]          # an unexpected pass is a failure
-    print("%d passed, %d failed, %d xfailed, %d skipped" % (
-        counts["PASS"], failed, counts["XFAIL"], counts["SKIP"]), flush=True)
-    return 1 if failed else 0
+    total = {v: sum(c[v] for c in counts.values()) for v in zero}
+    if len(args.langs) > 1:
+        for lang in args.langs:
+            print("testsuite: %s tests: %s" % (dg.LANGS[lang], summary(counts[lang])), flush=True)
+    print(summary(total), flush=True)
+    return 1 if total["FAIL"] + total["XPASS"] else 0
 
 
 if __name__ == "__main__":
