@@ -192,8 +192,8 @@ def judge(test, status, out, timeout):
 class Runner:
     def __init__(self, args):
         self.args = args
-        self.src = args.src                  # .../libgomp
-        self.cache = args.cache
+        self.src = os.path.abspath(args.src)  # .../libgomp (tests compile in their work dirs)
+        self.cache = os.path.abspath(args.cache)
         self.lib = os.path.abspath(args.lib_dir)
         self.lib_gomp = os.path.join(self.lib, "libgomp.so.1")
         self.with_cats = set(args.with_cats)
