@@ -65,6 +65,7 @@ void omp_display_affinity(const char *);
 size_t omp_capture_affinity(char *, size_t, const char *);
 int omp_pause_resource(int, int);
 int omp_pause_resource_all(int);
+void omp_fulfill_event(uintptr_t);
 uintptr_t omp_init_allocator(uintptr_t, int, const void *);
 void omp_destroy_allocator(uintptr_t);
 void omp_set_default_allocator(uintptr_t);
@@ -280,6 +281,15 @@ PV_EXPORT int32_t omp_pause_resource_(const int32_t *kind, const int32_t *device
 PV_EXPORT int32_t omp_pause_resource_all_(const int32_t *kind)
 {
     return omp_pause_resource_all(*kind);
+}
+
+/* ----------------------------------------------------------------- tasks */
+
+/* omp_lib declares the event handle VALUE: it arrives by value, not by
+ * reference like the other arguments here. */
+PV_EXPORT void omp_fulfill_event_(intptr_t event)
+{
+    omp_fulfill_event((uintptr_t)event);
 }
 
 /* -------------------------------------------------------- affinity format */
