@@ -24,9 +24,11 @@ enum {
 #define K_SPECIAL_BITS 0x7c
 #define K_IMPLICIT 0x60
 
+/* TO_PSET (a Fortran array descriptor) is copied like `to`, although its
+ * value has the bits of the special kinds. */
 static inline bool k_copy_to(unsigned k)
 {
-    return !(k & K_SPECIAL) && (k & K_TO);
+    return (!(k & K_SPECIAL) && (k & K_TO)) || k == K_TO_PSET;
 }
 static inline bool k_copy_from(unsigned k)
 {

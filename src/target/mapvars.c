@@ -116,13 +116,15 @@ static struct pv_mapping *map_new(struct ctx *c, size_t i, struct pv_kind k, uin
     return m;
 }
 
-/* A plain item (alloc/to/from/tofrom/always/present/pointer). */
-static void map_plain(struct ctx *c, size_t i, struct pv_kind k)
+/* A plain item (alloc/to/from/tofrom/always/present/pointer/descriptor).
+ * True when it was not mapped before. */
+static bool map_plain(struct ctx *c, size_t i, struct pv_kind k)
 {
     uintptr_t start = (uintptr_t)c->l->hostaddrs[i];
     bool ptr = k.k == K_POINTER || k.k == K_POINTER_TO_ZLAS;
     uintptr_t end = start + (ptr ? sizeof(void *) : c->l->sizes[i]);
     struct pv_mapping *m = pv_map_find(&c->d->map, start, end);
+    bool fresh = !m;
     if (m)
         use_existing(c, m, i, k, start, end);
     else if (k.k == K_FORCE_PRESENT)
@@ -132,6 +134,47 @@ static void map_plain(struct ctx *c, size_t i, struct pv_kind k)
         m = map_new(c, i, k, start, end);
     if (c->h->devaddrs)
         c->h->devaddrs[i] = (void *)pv_map_dev(m, start);
+    return fresh;
+}
+
+/* GOMP_MAP_TO_PSET at i, just mapped (`fresh`: by this construct): a
+ * Fortran array descriptor.  The POINTER / ALWAYS_POINTER items right after
+ * it that lie inside it are its data pointers, which the device copy must
+ * hold as device addresses.  A new copy gets all of them.  A present one
+ * gets them again, after a new copy of the whole descriptor, for
+ * ALWAYS_POINTER, and for a pointer that was null when the descriptor was
+ * first mapped and is not now (an array allocated since).  A declare target
+ * descriptor is the host's own memory and is left alone.  Returns the last
+ * item used. */
+static size_t map_pset_pointers(struct ctx *c, size_t i, bool fresh)
+{
+    const struct pv_maplist *l = c->l;
+    struct pv_mapping *m = c->h->items[i].m;
+    bool copied = fresh;
+    size_t j;
+    for (j = i + 1; j < l->n; j++) {
+        struct pv_kind kj = pv_kind_at(l, j);
+        uintptr_t slot = (uintptr_t)l->hostaddrs[j];
+        if ((kj.k != K_POINTER && kj.k != K_ALWAYS_POINTER) || slot < m->host_start ||
+            slot + sizeof(void *) > m->host_end)
+            break;
+        uintptr_t host_val = *(uintptr_t *)slot;
+        bool set = fresh || kj.k == K_ALWAYS_POINTER || (m->pset_null && host_val);
+        if (fresh && !host_val)
+            m->pset_null = true;
+        if (set && !m->identity) {
+            if (!copied)
+                pv_dev_to(c->d, (void *)m->dev_start, (void *)m->host_start,
+                          m->host_end - m->host_start);
+            copied = true;
+            uintptr_t v = device_pointer(c, host_val, l->sizes[j], false);
+            pv_dev_to(c->d, (void *)pv_map_dev(m, slot), &v, sizeof v);
+        }
+        use_existing(c, m, j, kj, slot, slot + sizeof(void *));
+        if (c->h->devaddrs)
+            c->h->devaddrs[j] = (void *)pv_map_dev(m, slot);
+    }
+    return j - 1;
 }
 
 /* GOMP_MAP_STRUCT at i: sizes[i] members follow, mapped as one block. */
@@ -329,6 +372,11 @@ static void map_one(struct ctx *c, size_t *ip, uintptr_t *last_ptr)
     case K_DELETE_ZLAS:
     case K_IF_PRESENT:
         return;   /* exit kinds, OpenACC: nothing on entry */
+    case K_TO_PSET: {
+        bool fresh = map_plain(c, i, k);
+        *ip = map_pset_pointers(c, i, fresh);
+        return;
+    }
     default:
         map_plain(c, i, k);
     }

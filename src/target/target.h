@@ -61,6 +61,7 @@ struct pv_mapping {
     uint32_t *attach;                 /* attach count per pointer slot, or NULL */
     uintptr_t *orig;                  /* identity mappings: host pointers under attachments */
     bool identity;                    /* a declare target variable: device = host (dtvars.c) */
+    bool pset_null;                   /* a Fortran descriptor first mapped with a null data pointer */
     uint64_t serial;                  /* unique: a construct's item still refers to it? */
     int device;
 };
