@@ -13,7 +13,7 @@ packages=(
   valgrind gdb                                          # stress tests
   chromium                                              # HTML timeline screenshot test
   dpkg-dev xz-utils                                     # apt-get source gcc-12 (testsuite)
-  gfortran                                              # Fortran binding test (tests/unit)
+  gfortran                                              # Fortran bindings: tests/unit, libgomp.fortran
 )
 missing=()
 for p in "${packages[@]}"; do
