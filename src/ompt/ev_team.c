@@ -6,10 +6,20 @@
  * not touch the team (its primary may already reuse it), so a worker ends
  * its barrier and its implicit task on a private copy of the task's tool
  * data, with parallel_data NULL (as OpenMP 5.1 allows for those events). */
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "ompt/events.h"
+#include "ompt/tool.h"
 #include "trace/trace.h"
+
+/* Workers between their arrival at a region's final barrier and their last
+ * callback after it.  The primary leaves the barrier (and may return from
+ * main and finalize the tool) while they still make those callbacks, so the
+ * finalizer waits for them (pv_ompt_wait_workers_ended). */
+static atomic_uint workers_ending;
+static __thread bool ending_here; /* this thread is one of them */
 
 static int barrier_state(int kind)
 {
@@ -141,6 +151,9 @@ void pv_ompt_worker_end(struct pv_team *team, unsigned id)
     me->ending.parallel = NULL;
     barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
 
+    /* Before the barrier: the primary passes it only after this. */
+    atomic_fetch_add_explicit(&workers_ending, 1, memory_order_relaxed);
+    ending_here = true;
     pv_barrier_wait(&team->final, team, false);
     /* The team is the primary thread's again: only the copy from here on. */
     me->use_ending = 1;
@@ -153,7 +166,25 @@ void pv_ompt_worker_end(struct pv_team *team, unsigned id)
     if (slot)
         *slot = 0;
     pv_ompt_set_state(ompt_state_idle, NULL);
+    /* Release: the callbacks above are done before the finalizer goes on. */
+    ending_here = false;
+    atomic_fetch_sub_explicit(&workers_ending, 1, memory_order_release);
     pv_trace_time_unshare(); /* the callbacks above took time */
+}
+
+/* Before the tool is finalized: let the workers of the last region finish
+ * their callbacks (at most about a second, for a worker that is not
+ * scheduled; a program that exits while other threads still run its
+ * regions is not waited for). */
+void pv_ompt_wait_workers_ended(void)
+{
+    struct timespec nap = { 0, 50000 };
+    unsigned self = ending_here; /* finalized from one of those callbacks */
+    for (int i = 0; i < 20000; i++) {
+        if (atomic_load_explicit(&workers_ending, memory_order_acquire) <= self)
+            return;
+        nanosleep(&nap, NULL);
+    }
 }
 
 void pv_ompt_primary_end(struct pv_team *team)

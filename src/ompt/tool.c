@@ -166,6 +166,7 @@ void pv_ompt_init(void)
 static void detach(void)
 {
     ompt_start_tool_result_t *t = tool;
+    pv_ompt_wait_workers_ended(); /* their last callbacks come before the end */
     pv_ompt_devices_detach();   /* device tracing delivered, device_finalize (src/target) */
     pv_ompt_clear_callbacks();
     __atomic_store_n(&pv_ompt_active, false, __ATOMIC_RELEASE);

@@ -24,6 +24,7 @@ ompt_set_result_t pv_ompt_set_callback(ompt_callbacks_t event, ompt_callback_t c
 int pv_ompt_get_callback(ompt_callbacks_t event, ompt_callback_t *callback);
 ompt_set_result_t pv_ompt_support(int event);  /* what set_callback answers for `event` */
 void pv_ompt_clear_callbacks(void);
+void pv_ompt_wait_workers_ended(void); /* ev_team.c */
 
 /* lookup.c: the entry-point lookup function given to the tool. */
 ompt_interface_fn_t pv_ompt_lookup(const char *name);
