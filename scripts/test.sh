@@ -10,9 +10,9 @@ status=0
 (cd "$build" && ctest --output-on-failure -j2 --timeout 600) || status=1
 # Tasks and target constructs are implemented: their testsuite tests run
 # too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md); so do the
-# C++ and Fortran tests, in this first pass (PVOMP_TESTSUITE_LANGS overrides).
+# C++ and Fortran tests, in all three passes (PVOMP_TESTSUITE_LANGS overrides).
+export PVOMP_TESTSUITE_LANGS=${PVOMP_TESTSUITE_LANGS:-all}
 PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target} \
-PVOMP_TESTSUITE_LANGS=${PVOMP_TESTSUITE_LANGS:-all} \
   bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
 # Again with an OMPT tool attached to every test (the recording tool, which
 # checks the invariants of each program's whole event log at exit): every
