@@ -2,10 +2,10 @@
  * (see held.h for what and why). */
 #include "trace/held.h"
 
-/* One record of `n` (1 or 2) u64 arguments at time `ts`. */
-static void put(uint64_t id, uint64_t ts, uint64_t a, uint64_t b, unsigned n)
+/* The `n` (1 or 2) u64 arguments of a record reserved at `rec` (NULL:
+ * dropped and counted, or refused), then its commit. */
+static void finish(uint8_t *rec, uint64_t a, uint64_t b, unsigned n)
 {
-    uint8_t *rec = pv_trace_begin_at(id, PVOMP_TRACE_EVENT_HDR + 8 * n, 0, ts);
     if (!rec)
         return;
     __builtin_memcpy(rec + PVOMP_TRACE_EVENT_HDR, &a, 8);
@@ -14,17 +14,17 @@ static void put(uint64_t id, uint64_t ts, uint64_t a, uint64_t b, unsigned n)
     pv_trace_commit();
 }
 
+/* One record of `n` u64 arguments at time `ts`. */
+static void put(uint64_t id, uint64_t ts, uint64_t a, uint64_t b, unsigned n)
+{
+    finish(pv_trace_begin_at(id, PVOMP_TRACE_EVENT_HDR + 8 * n, 0, ts), a, b, n);
+}
+
 /* The same for a ring already in flight (pv_trace_enter_flight). */
 static void put_in_flight(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint64_t a, uint64_t b,
                           unsigned n)
 {
-    uint8_t *rec = pv_trace_reserve_in_flight(r, id, PVOMP_TRACE_EVENT_HDR + 8 * n, ts);
-    if (!rec)
-        return; /* dropped and counted; the flight is over */
-    __builtin_memcpy(rec + PVOMP_TRACE_EVENT_HDR, &a, 8);
-    if (n > 1)
-        __builtin_memcpy(rec + PVOMP_TRACE_EVENT_HDR + 8, &b, 8);
-    pv_trace_commit();
+    finish(pv_trace_reserve_in_flight(r, id, PVOMP_TRACE_EVENT_HDR + 8 * n, ts), a, b, n);
 }
 
 /* Take the remembered acquisition out of the ring header, in flight (see
@@ -32,7 +32,7 @@ static void put_in_flight(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uin
  * the writer to write. */
 static bool take(struct pv_trace_ring *r)
 {
-    if (!pv_trace_enter_flight(r))
+    if (!pv_trace_enter_flight(r, r->head + 1))
         return false;
     r->held_id = 0;
     r->limit = r->held_limit;

@@ -74,13 +74,8 @@ static inline void pv_trace_held_got(unsigned group, uint64_t at, const void *ob
         pv_trace_held_got_slow(group, at, obj);
         return;
     }
-    /* In flight, then the log must be open: as in pv_trace_begin_at. */
-    r->pending = r->head + 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(!atomic_load_explicit(&pv_trace_on, memory_order_relaxed), 0)) {
-        pv_trace_give_up(r);
+    if (!pv_trace_enter_flight(r, r->head + 1))
         return;
-    }
     r->held_id = group + PV_TRACE_HELD_ACQUIRED;
     r->held_ts = at;
     r->held_obj = (uint64_t)(uintptr_t)obj;

@@ -127,20 +127,6 @@ uint8_t *pv_trace_give_up(struct pv_trace_ring *r)
     return NULL;
 }
 
-/* The slow path is in flight too (it may count a drop or write a
- * dropped-events record), and so is held.c's work on a remembered
- * acquisition: marked as in pv_trace_begin_at. */
-bool pv_trace_enter_flight(struct pv_trace_ring *r)
-{
-    r->pending = r->head + 1; /* != committed, which is head between records */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (!atomic_load_explicit(&pv_trace_on, memory_order_relaxed)) {
-        pv_trace_give_up(r);
-        return false;
-    }
-    return true;
-}
-
 static uint8_t *drop(struct pv_trace_ring *r)
 {
     if (r) {
@@ -186,7 +172,9 @@ uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_
             pthread_setspecific(ring_key, r);
         pv_trace_registry_add(r);
     }
-    if (!pv_trace_enter_flight(r))
+    /* The slow path is in flight too: it may count a drop or write a
+     * dropped-events record. */
+    if (!pv_trace_enter_flight(r, r->head + 1))
         return NULL;
     return reserve_slow(r, id, size, extra, ts);
 }

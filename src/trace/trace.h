@@ -84,14 +84,31 @@ static inline uint8_t *pv_trace_put_header(struct pv_trace_ring *r, uint64_t id,
     return p;
 }
 
+/* Mark the ring in flight (pending != committed; `pending` is the end of
+ * the record about to be written, or head + 1 for work that writes none
+ * yet), then see whether the log is still open.  False: it is closing, the
+ * event is not generated, and the flight is over again.  This store then
+ * load pairs with the closing thread's store of pv_trace_on then membarrier
+ * then load of pending/committed (pv_trace_writer_quiesce): either we see
+ * the log closing, or it sees this ring in flight and waits for the flight
+ * to end.  The compiler barrier keeps the order here; membarrier supplies
+ * the CPU's. */
+static inline bool pv_trace_enter_flight(struct pv_trace_ring *r, uint64_t pending)
+{
+    r->pending = pending;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(!atomic_load_explicit(&pv_trace_on, memory_order_relaxed), 0)) {
+        pv_trace_give_up(r);
+        return false;
+    }
+    return true;
+}
+
 /* For a caller that has marked its ring in flight itself and then seen the
  * log open (held.c): reserve a record without looking at pv_trace_on again
  * (the closing thread waits for this flight, so the record is not refused). */
 uint8_t *pv_trace_reserve_in_flight(struct pv_trace_ring *r, uint64_t id, uint32_t size, uint64_t ts)
     PV_TRACE_HIDDEN;
-/* Mark the ring in flight and see whether the log is still open (false:
- * closing, the flight is over again). */
-bool pv_trace_enter_flight(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 
 /* Reserve and fill in the header of one record (plus `extra` bytes after it)
  * with timestamp `ts`, which must not be earlier than the thread's previous
@@ -106,17 +123,9 @@ static inline uint8_t *pv_trace_begin_at(uint64_t id, uint32_t size, uint32_t ex
     end = r->head + size + extra;
     if (__builtin_expect(end > r->limit, 0))
         return pv_trace_begin_slow(id, size, extra, ts);
-    /* In flight from here to pv_trace_commit(): pending != committed.  Then the
-     * log must still be open, else the event is not generated.  This store
-     * then load pairs with the closing thread's store of pv_trace_on then
-     * membarrier then load of pending/committed (pv_trace_writer_quiesce): either
-     * we see the log closing, or it sees this record in flight and waits for
-     * its commit.  The compiler barrier keeps the order here; membarrier
-     * supplies the CPU's. */
-    r->pending = end;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(!atomic_load_explicit(&pv_trace_on, memory_order_relaxed), 0))
-        return pv_trace_give_up(r);
+    /* In flight from here to pv_trace_commit(). */
+    if (!pv_trace_enter_flight(r, end))
+        return NULL;
     return pv_trace_put_header(r, id, size, ts);
 }
 

@@ -128,41 +128,31 @@ static void chunk_header(uint8_t *h, struct pv_trace_ring *r, uint64_t ts, uint6
     n_chunks++;
 }
 
-/* A chunk holding only a dropped-events record, written by the writer for a
- * thread that will not write it itself (it exited, or the log is closing). */
-static void write_drops(struct pv_trace_ring *r, uint64_t n)
+/* A chunk of r's stream holding one record of one u64 argument, written by
+ * the writer for a thread that will not write it itself (it exited, or the
+ * log is closing). */
+static void write_single(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint64_t arg)
 {
     uint8_t rec[CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8];
-    uint64_t ts = pv_trace_now();
-    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, PVOMP_TRACE_DROPPED_ID, ts };
+    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
     uint32_t lt[2] = { PVOMP_TRACE_EVENT_HDR, r->tid };
     chunk_header(rec, r, ts, PVOMP_TRACE_EVENT_HDR + 8);
     memcpy(rec + CHUNK_HDR, w, 24);
     memcpy(rec + CHUNK_HDR + 24, lt, 8);
-    memcpy(rec + CHUNK_HDR + 32, &n, 8);
+    memcpy(rec + CHUNK_HDR + 32, &arg, 8);
     struct iovec iov = { rec, sizeof rec };
     out_write(&iov, 1);
 }
 
-/* A chunk holding the acquisition that the thread of `r` remembered
- * (held.h) and could not write itself: it exited, or it still held the lock
- * when the log closed.  Its fields are stable: the owner only changes them
- * in flight with the log open, and `closed` (release) or the quiesce at the
+/* The acquisition that the thread of `r` remembered (held.h) and could not
+ * write itself.  Its fields are stable: the owner only changes them in
+ * flight with the log open, and `closed` (release) or the quiesce at the
  * end (acquire of the flight's end) orders them before this read. */
 static void write_held(struct pv_trace_ring *r)
 {
     uint64_t id = r->held_id;
-    if (!id || r->abandoned || !__atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED))
-        return;
-    uint8_t rec[CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8];
-    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, id, r->held_ts };
-    uint32_t lt[2] = { PVOMP_TRACE_EVENT_HDR, r->tid };
-    chunk_header(rec, r, r->held_ts, PVOMP_TRACE_EVENT_HDR + 8);
-    memcpy(rec + CHUNK_HDR, w, 24);
-    memcpy(rec + CHUNK_HDR + 24, lt, 8);
-    memcpy(rec + CHUNK_HDR + 32, &r->held_obj, 8);
-    struct iovec iov = { rec, sizeof rec };
-    out_write(&iov, 1);
+    if (id && !r->abandoned && __atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED))
+        write_single(r, id, r->held_ts, r->held_obj);
 }
 
 struct snap {
@@ -239,7 +229,7 @@ static void writer_pass(int final)
         write_held(r);
         uint64_t d = atomic_exchange_explicit(&r->dropped, 0, memory_order_relaxed);
         if (d)
-            write_drops(r, d);
+            write_single(r, PVOMP_TRACE_DROPPED_ID, pv_trace_now(), d);
         if (s[i].closed) {
             pthread_mutex_lock(&reg_lock);
             for (struct pv_trace_ring **pp = &reg_rings; *pp; pp = &(*pp)->next)
