@@ -164,8 +164,7 @@ static size_t map_pset_pointers(struct ctx *c, size_t i, bool fresh)
             m->pset_null = true;
         if (set && !m->identity) {
             if (!copied)
-                pv_dev_to(c->d, (void *)m->dev_start, (void *)m->host_start,
-                          m->host_end - m->host_start);
+                pv_copy_range(c->d, m, m->host_start, m->host_end - m->host_start, true);
             copied = true;
             uintptr_t v = device_pointer(c, host_val, l->sizes[j], false);
             pv_dev_to(c->d, (void *)pv_map_dev(m, slot), &v, sizeof v);
