@@ -36,24 +36,40 @@ bool pv_spin_while_eq(_Atomic uint32_t *word, uint32_t mask, uint32_t val)
     return spin_counted(word, mask, val, &spun);
 }
 
+/* The spinning part of a wait on `word` (the futex word itself; for a
+ * pv_futex_t its address is the struct's), traced: true when the value
+ * changed, false when the caller must block (`spun` tells how long it spun). */
+static inline bool spin_traced(_Atomic uint32_t *word, uint32_t val, unsigned long long *spun)
+{
+    trace_wait_begin(word, pv_wait_policy());
+    if (spin_counted(word, ~0u, val, spun)) {
+        trace_wait_end(*spun, 0);
+        return true;
+    }
+    trace_wait_block(pv_wait_policy(), *spun, pv_phantom_now());
+    pv_trace_phantom_observe(pv_phantom_now());
+    return false;
+}
+
+/* After the blocking part. */
+static inline void woke_traced(unsigned long long spun)
+{
+    trace_wait_wake(pv_wait_policy(), spun, pv_phantom_now());
+    pv_trace_phantom_observe(pv_phantom_now());
+    trace_wait_end_after(wait_wake, spun, 1); /* one clock read (trace.h) */
+}
+
 void pv_wait_while_eq(pv_futex_t *f, uint32_t val)
 {
     unsigned long long spun;
-    trace_wait_begin(f, pv_wait_policy());
-    if (spin_counted(&f->word, ~0u, val, &spun)) {
-        trace_wait_end(spun, 0);
+    if (spin_traced(&f->word, val, &spun))
         return;
-    }
-    trace_wait_block(pv_wait_policy(), spun, pv_phantom_now());
-    pv_trace_phantom_observe(pv_phantom_now());
     /* seq_cst increment pairs with pv_wake's seq_cst load of `sleepers`. */
     atomic_fetch_add_explicit(&f->sleepers, 1, memory_order_seq_cst);
     while (atomic_load_explicit(&f->word, memory_order_acquire) == val)
         pv_futex_wait(&f->word, val);
     atomic_fetch_sub_explicit(&f->sleepers, 1, memory_order_relaxed);
-    trace_wait_wake(pv_wait_policy(), spun, pv_phantom_now());
-    pv_trace_phantom_observe(pv_phantom_now());
-    trace_wait_end_after(wait_wake, spun, 1); /* one clock read (trace.h) */
+    woke_traced(spun);
 }
 
 void pv_wake_sleepers(pv_futex_t *f)
@@ -64,17 +80,10 @@ void pv_wake_sleepers(pv_futex_t *f)
 void pv_wait_word(_Atomic uint32_t *word, uint32_t val)
 {
     unsigned long long spun;
-    trace_wait_begin(word, pv_wait_policy());
-    if (spin_counted(word, ~0u, val, &spun)) {
-        trace_wait_end(spun, 0);
+    if (spin_traced(word, val, &spun))
         return;
-    }
-    trace_wait_block(pv_wait_policy(), spun, pv_phantom_now());
-    pv_trace_phantom_observe(pv_phantom_now());
     pv_futex_wait(word, val);
-    trace_wait_wake(pv_wait_policy(), spun, pv_phantom_now());
-    pv_trace_phantom_observe(pv_phantom_now());
-    trace_wait_end_after(wait_wake, spun, 1); /* one clock read (trace.h) */
+    woke_traced(spun);
 }
 
 void pv_wake_word(_Atomic uint32_t *word, int count)
