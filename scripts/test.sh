@@ -12,13 +12,12 @@ status=0
 # too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md); so do the
 # C++ and Fortran tests, in all three passes (PVOMP_TESTSUITE_LANGS overrides).
 export PVOMP_TESTSUITE_LANGS=${PVOMP_TESTSUITE_LANGS:-all}
-PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target} \
-  bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
+export PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target}
+bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
 # Again with an OMPT tool attached to every test (the recording tool, which
 # checks the invariants of each program's whole event log at exit): every
 # test must still pass, and every log must hold (tests/ompt/tt_check.c).
 echo "== libgomp testsuite with the OMPT recording tool attached (TT_CHECK=1)"
-PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target} \
 PVOMP_TESTSUITE_RUN_ENV="OMP_TOOL_LIBRARIES=$build/tests/ompt/libpvomp_tt.so TT_QUIET=1 TT_CHECK=1" \
   bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
 # And with the flight log on in every test: each log must read back whole.
