@@ -24,7 +24,7 @@
 #define MIN_BUFSIZE 4096u
 #define MAX_BUFSIZE (1u << 30)
 
-struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100 };
+struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100, true };
 _Atomic int pv_trace_on;
 
 struct pattern {
@@ -155,6 +155,12 @@ static void read_env(void)
             pv_trace_cfg.period_ms = (unsigned)ms;
         else
             warn_bad("PVOMP_TRACE_PERIOD_MS", v, "not a number of milliseconds; using 100");
+    }
+    if ((v = getenv("PVOMP_TRACE_DIRECT")) && *v) {
+        if (!strcmp(v, "0") || !strcmp(v, "1"))
+            pv_trace_cfg.direct = v[0] == '1';
+        else
+            warn_bad("PVOMP_TRACE_DIRECT", v, "not 0 or 1; using 1");
     }
     if ((v = getenv("PVOMP_TRACE")) && *v)
         pv_trace_cfg.path = expand_path(v);

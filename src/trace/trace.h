@@ -190,6 +190,7 @@ struct pv_trace_config {
     char *path;                /* PVOMP_TRACE, NULL when tracing is off */
     uint64_t bufsize;          /* per-thread ring size, bytes (power of two) */
     unsigned period_ms;        /* writer's periodic drain, 0 = only on demand */
+    bool direct;               /* PVOMP_TRACE_DIRECT: O_DIRECT for a regular file */
 };
 extern struct pv_trace_config pv_trace_cfg PV_TRACE_HIDDEN;
 void pv_trace_init(void) PV_TRACE_HIDDEN;
@@ -208,6 +209,17 @@ void pv_trace_registry_add(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 /* Queue records (mapping + declaration) that the writer must put in the file
  * before any chunk committed after this call. */
 void pv_trace_meta_append(const void *bytes, size_t len) PV_TRACE_HIDDEN;
+
+/* logfile.c: the log file, written by the writer thread only. */
+struct iovec;
+bool pv_trace_log_open(const char *path) PV_TRACE_HIDDEN; /* false: errno */
+void pv_trace_log_put(struct iovec *iov, int n) PV_TRACE_HIDDEN; /* may change iov */
+void pv_trace_log_sync(void) PV_TRACE_HIDDEN;  /* what was put goes to the file */
+void pv_trace_log_wait(void) PV_TRACE_HIDDEN;  /* ... and is there when this returns */
+void pv_trace_log_close(void) PV_TRACE_HIDDEN; /* sync, close */
+void pv_trace_log_forget(void) PV_TRACE_HIDDEN;
+bool pv_trace_log_failed(void) PV_TRACE_HIDDEN;
+uint64_t pv_trace_log_size(void) PV_TRACE_HIDDEN;
 
 /* meta.c: building the records that describe the log. */
 struct pv_trace_buf {

@@ -8,7 +8,7 @@
  * the bytes [tail, committed), then release the space.  Reading `committed`
  * before taking the queued declarations makes a declaration always precede
  * the first event that uses it (registration happens-before the commit the
- * pass saw). */
+ * pass saw).  The bytes go through logfile.c (direct I/O for a file). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,7 +30,6 @@
 #define CHUNK_HDR (PVOMP_TRACE_EVENT_HDR + 24)
 #define BATCH 256 /* rings per writev */
 
-static int out_fd = -1;
 static pthread_t writer_thread;
 static _Atomic int writer_running;
 static _Atomic int writer_stopping;
@@ -51,8 +50,7 @@ static _Atomic uint64_t flush_req;
 static uint64_t flush_done;
 
 /* Totals for the end record (writer thread only). */
-static uint64_t n_chunks, n_bytes, n_streams;
-static int write_error;
+static uint64_t n_chunks, n_streams;
 
 static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val, const struct timespec *t)
 {
@@ -73,31 +71,6 @@ void pv_trace_writer_wake(void)
     atomic_fetch_add_explicit(&kick, 1, memory_order_seq_cst);
     if (atomic_load_explicit(&writer_sleeping, memory_order_seq_cst))
         futex(&kick, FUTEX_WAKE, 1, NULL);
-}
-
-static void out_write(struct iovec *iov, int n)
-{
-    while (n > 0 && !write_error) {
-        ssize_t w = writev(out_fd, iov, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            fprintf(stderr, "pvomp: warning: trace: writing %s failed (%s); the log stops here\n",
-                    pv_trace_cfg.path, strerror(errno));
-            write_error = 1;
-            return;
-        }
-        n_bytes += (uint64_t)w;
-        while (n > 0 && (size_t)w >= iov->iov_len) {
-            w -= (ssize_t)iov->iov_len;
-            iov++;
-            n--;
-        }
-        if (n > 0) {
-            iov->iov_base = (uint8_t *)iov->iov_base + w;
-            iov->iov_len -= (size_t)w;
-        }
-    }
 }
 
 void pv_trace_registry_add(struct pv_trace_ring *r)
@@ -141,7 +114,7 @@ static void write_single(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint
     memcpy(rec + CHUNK_HDR + 24, lt, 8);
     memcpy(rec + CHUNK_HDR + 32, &arg, 8);
     struct iovec iov = { rec, sizeof rec };
-    out_write(&iov, 1);
+    pv_trace_log_put(&iov, 1);
 }
 
 /* The acquisition that the thread of `r` remembered (held.h) and could not
@@ -196,7 +169,7 @@ static void writer_pass(int final)
     pthread_mutex_unlock(&reg_lock);
     if (meta.len) {
         struct iovec m = { meta.p, meta.len };
-        out_write(&m, 1);
+        pv_trace_log_put(&m, 1);
     }
     free(meta.p);
 
@@ -216,7 +189,7 @@ static void writer_pass(int final)
             iov[k++] = (struct iovec){ data, s[i].committed - t };
             rings++;
         }
-        out_write(iov, k);
+        pv_trace_log_put(iov, k);
         /* Release: our reads of the ring are done before the owner reuses it. */
         for (size_t j = first; j < i; j++)
             atomic_store_explicit(&s[j].r->tail, s[j].committed, memory_order_release);
@@ -241,6 +214,7 @@ static void writer_pass(int final)
             pv_trace_ring_free(r);
         }
     }
+    pv_trace_log_sync();
 }
 
 static void *writer_main(void *arg)
@@ -260,6 +234,8 @@ static void *writer_main(void *arg)
         uint64_t req = atomic_load_explicit(&flush_req, memory_order_acquire);
         int stop = atomic_load_explicit(&writer_stopping, memory_order_acquire);
         writer_pass(stop);
+        if (req != flush_done)
+            pv_trace_log_wait(); /* a flush asks for the bytes in the file */
         pthread_mutex_lock(&flush_lock);
         flush_done = req;
         pthread_cond_broadcast(&flush_cond);
@@ -280,18 +256,18 @@ static void *writer_main(void *arg)
 bool pv_trace_writer_start(void)
 {
     struct pv_trace_buf pre = { 0 };
-    out_fd = open(pv_trace_cfg.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (out_fd < 0) {
+    if (!pv_trace_log_open(pv_trace_cfg.path)) {
         fprintf(stderr, "pvomp: warning: PVOMP_TRACE=%s: cannot create the file (%s); "
                         "not tracing\n", pv_trace_cfg.path, strerror(errno));
         return false;
     }
     pv_trace_buf_preamble(&pre);
     struct iovec iov = { pre.p, pre.len };
-    out_write(&iov, 1);
+    pv_trace_log_put(&iov, 1);
     free(pre.p);
-    if (write_error) {
-        close(out_fd);
+    pv_trace_log_sync();
+    if (pv_trace_log_failed()) {
+        pv_trace_log_close();
         return false;
     }
     /* The writer must not inherit signal handlers' work or stop the program. */
@@ -303,7 +279,7 @@ bool pv_trace_writer_start(void)
     if (e != 0) {
         fprintf(stderr, "pvomp: warning: trace: cannot start the writer thread (%s); "
                         "not tracing\n", strerror(e));
-        close(out_fd);
+        pv_trace_log_close();
         return false;
     }
     pthread_setname_np(writer_thread, "pvomp-trace");
@@ -375,12 +351,11 @@ void pv_trace_writer_stop(void)
     if (lost)
         pv_trace_buf_event(&tail, PVOMP_TRACE_DROPPED_ID, ts, 0, "u", lost);
     pv_trace_buf_event(&tail, PV_TRACE_EV_pvtrace_end, ts, pid, "uuuu", n_streams, n_chunks,
-                       n_bytes, pv_trace_monotonic_ns());
+                       pv_trace_log_size(), pv_trace_monotonic_ns());
     struct iovec iov = { tail.p, tail.len };
-    out_write(&iov, 1);
+    pv_trace_log_put(&iov, 1);
     free(tail.p);
-    close(out_fd);
-    out_fd = -1;
+    pv_trace_log_close();
     /* Wake flushers that raced with the end. */
     pthread_mutex_lock(&flush_lock);
     pthread_cond_broadcast(&flush_cond);
@@ -391,9 +366,7 @@ void pv_trace_writer_stop(void)
 void pv_trace_writer_forget(void)
 {
     atomic_store_explicit(&writer_running, 0, memory_order_relaxed);
-    if (out_fd >= 0)
-        close(out_fd);
-    out_fd = -1;
+    pv_trace_log_forget();
     reg_rings = NULL;
     reg_meta = (struct pv_trace_buf){ 0 };
     pthread_mutex_init(&reg_lock, NULL);

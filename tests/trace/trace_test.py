@@ -207,6 +207,72 @@ def test_kill_busy():
     print("kill_busy: %d records; reader: %s" % (len(recs), p.stderr.decode().strip().splitlines()[-1]))
 
 
+def direct_fds(pid, log):
+    """(descriptors of process pid open on log, how many of them O_DIRECT)."""
+    n = direct = 0
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            if os.path.realpath("/proc/%d/fd/%s" % (pid, fd)) != os.path.realpath(log):
+                continue
+            with open("/proc/%d/fdinfo/%s" % (pid, fd)) as f:
+                flags = int(re.search(r"flags:\s+([0-7]+)", f.read()).group(1), 8)
+        except (FileNotFoundError, AttributeError):
+            continue
+        n += 1
+        direct += bool(flags & os.O_DIRECT)
+    return n, direct
+
+
+def killed_busy(log, **env):
+    """Runs the busy emitter, reads its descriptors for log after 0.3 s,
+    kills it; checks the killed log and returns the descriptor counts."""
+    proc = subprocess.Popen([emitter(), "busy", "2"], env=trace_env(log, PVOMP_TRACE_PERIOD_MS=2, **env),
+                            stdout=subprocess.PIPE, text=True)
+    check(proc.stdout.readline().strip() == "started", "busy emitter did not start")
+    time.sleep(0.3)
+    fds = direct_fds(proc.pid, log)
+    proc.kill()
+    proc.wait()
+    recs, p = dump(log, ok=(2,))
+    err = p.stderr.decode()
+    check(len(recs) > 0, "nothing in the log of a process killed while tracing")
+    check_sequences(recs)
+    # The file ends with the last whole record written: no padding of a
+    # direct write's last block, no hole before a buffered tail.
+    check("no end record" in err and ("byte %d" % os.path.getsize(log)) in err,
+          "the reader does not end the killed log at its last byte:\n" + err)
+    return fds, len(recs)
+
+
+def test_direct():
+    log = os.path.join(TMP, "direct.log")
+    # The default on a regular file: a second, O_DIRECT descriptor.
+    (n, direct), nrec = killed_busy(log)
+    check(n == 2 and direct == 1, "want the log open twice, once O_DIRECT; got %d, %d direct" % (n, direct))
+    (n0, direct0), nrec0 = killed_busy(log, PVOMP_TRACE_DIRECT=0)
+    check(n0 == 1 and direct0 == 0, "PVOMP_TRACE_DIRECT=0: want one buffered descriptor; got %d, %d direct"
+          % (n0, direct0))
+    # A whole run, many staging buffers (2 MiB each) of records.
+    gen, _ = emit(log, "basic", 2, 300000, PVOMP_TRACE_BUFSIZE="16M")
+    size = os.path.getsize(log)
+    check(size > 8 << 20, "only %d bytes: fewer than 4 staging buffers" % size)
+    recs = check_time_order(log)
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq", "tp_str"))
+    check_sequences(recs, basic_position)
+    _, p = emit(log, "basic", 1, 10, PVOMP_TRACE_DIRECT="yes")
+    check("PVOMP_TRACE_DIRECT=yes: not 0 or 1" in p.stderr, "no warning for a bad value:\n" + p.stderr)
+    # A file system that refuses direct writes: the log goes on buffered.
+    shim = os.path.join(A.build, "libnodirect_shim.so")
+    gen2, p = emit(log, "basic", 2, 100000, LD_PRELOAD=shim)
+    check("refused a direct write" in p.stderr, "the shim was not used:\n" + p.stderr)
+    recs2 = check_time_order(log)
+    delivered2, dropped2 = check_accounting(recs2, gen2, ("tp_seq", "tp_str"))
+    check_sequences(recs2, basic_position)
+    print("direct: killed logs of %d (direct) and %d (buffered) records end at their last byte; "
+          "%d MB log: %d delivered, %d dropped; direct writes refused: %d delivered, %d dropped"
+          % (nrec, nrec0, size >> 20, delivered, dropped, delivered2, dropped2))
+
+
 def test_order():
     log = os.path.join(TMP, "order.log")
     rounds = 20000
