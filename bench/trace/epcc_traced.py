@@ -60,7 +60,15 @@ def main():
     ap.add_argument("--only", default="PARALLEL,FOR_static,FOR_dynamic,FOR_guided,BARRIER,SINGLE,"
                                       "CRITICAL,LOCK,ATOMIC_ld,REDUCTION")
     ap.add_argument("--log", help="where the traced runs write (default: a temporary file)")
+    ap.add_argument("--also", action="append", default=[], metavar="LABEL:K=V[,K=V]",
+                    help="one more traced configuration, with these environment variables "
+                         "(e.g. buffered:PVOMP_TRACE_DIRECT=0); repeatable")
     a = ap.parse_args()
+    configs = [("traced", {})]
+    for spec in a.also:
+        label, _, kvs = spec.partition(":")
+        env = dict(kv.split("=", 1) for kv in kvs.split(",") if kv)
+        configs.append((label, env))
     builds = [os.path.abspath(b) for b in a.builds]
     for b in builds:
         if not os.path.exists(os.path.join(b, "bench", "syncbench")):
@@ -71,33 +79,42 @@ def main():
         logdir = tempfile.mkdtemp(prefix="pvomp-epcc-trace-")
         log = os.path.join(logdir, "epcc.pvtrace")
     plain = [{} for _ in builds]
-    traced = [{} for _ in builds]
-    recs = ["?"] * len(builds)
+    traced = [[{} for _ in configs] for _ in builds]
+    recs = [["?"] * len(configs) for _ in builds]
     for i in range(a.runs):
         print("  run %d of %d" % (i + 1, a.runs), flush=True)
         for j, b in enumerate(builds):
             for k, v in run(b, a.threads, a.only, {}).items():
                 plain[j].setdefault(k, []).append(v)
-            for k, v in run(b, a.threads, a.only, {"PVOMP_TRACE": log, "PVOMP_TRACE_EVENTS": "*"}).items():
-                traced[j].setdefault(k, []).append(v)
-            if os.path.isfile(log):
-                st = subprocess.run([os.path.join(b, "bin", "pvomp-trace"), "stats", log],
-                                    capture_output=True, text=True).stdout
-                recs[j] = next((l for l in st.splitlines() if l.startswith("records")), "?")
+            for c, (_, extra) in enumerate(configs):
+                env = {"PVOMP_TRACE": log, "PVOMP_TRACE_EVENTS": "*"}
+                env.update(extra)
+                for k, v in run(b, a.threads, a.only, env).items():
+                    traced[j][c].setdefault(k, []).append(v)
+                if os.path.isfile(env["PVOMP_TRACE"]):
+                    st = subprocess.run([os.path.join(b, "bin", "pvomp-trace"), "stats",
+                                         env["PVOMP_TRACE"]],
+                                        capture_output=True, text=True).stdout
+                    recs[j][c] = next((l for l in st.splitlines() if l.startswith("records")), "?")
     print("EPCC syncbench on pvomp, %d threads, median of %d interleaved runs (overhead per "
           "construct, us; [interquartile range of the runs])" % (a.threads, a.runs))
     for j, b in enumerate(builds):
         if len(builds) > 1:
             print("build %s" % b)
-        print("  %-14s %22s %22s %8s" % ("construct", "untraced", "traced", "ratio"))
+        print("  %-14s %22s" % ("construct", "untraced")
+              + "".join(" %22s %8s" % (label, "ratio") for label, _ in configs))
         for k in plain[j]:
             p = statistics.median(plain[j][k])
-            ts = traced[j].get(k, [float("nan")])
-            t = statistics.median(ts)
-            (p0, p1), (t0, t1) = spread(plain[j][k]), spread(ts)
-            print("  %-14s %8.3f [%5.3f-%5.3f] %8.3f [%5.3f-%5.3f] %7.2fx"
-                  % (k, p, p0, p1, t, t0, t1, t / p if p > 0 else float("nan")))
-        print("  last traced run's log: " + recs[j])
+            p0, p1 = spread(plain[j][k])
+            line = "  %-14s %8.3f [%5.3f-%5.3f]" % (k, p, p0, p1)
+            for c in range(len(configs)):
+                ts = traced[j][c].get(k, [float("nan")])
+                t = statistics.median(ts)
+                t0, t1 = spread(ts)
+                line += " %8.3f [%5.3f-%5.3f] %7.2fx" % (t, t0, t1, t / p if p > 0 else float("nan"))
+            print(line)
+        for c, (label, _) in enumerate(configs):
+            print("  last %s run's log: %s" % (label, recs[j][c]))
     if logdir:
         if os.path.exists(log):
             os.remove(log)
