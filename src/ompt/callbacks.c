@@ -86,6 +86,11 @@ int pv_ompt_get_callback(ompt_callbacks_t event, ompt_callback_t *callback)
     return 1;
 }
 
+long pv_ompt_inert(void)
+{
+    return 0;
+}
+
 void pv_ompt_clear_callbacks(void)
 {
     for (int i = 0; i < PV_OMPT_NEVENTS; i++)

@@ -16,7 +16,9 @@ PV_EXPORT int omp_control_tool(int command, int modifier, void *arg)
     if (!pv_ompt_tool())
         return PV_CONTROL_TOOL_NOTOOL;
     pv_ompt_thread_ensure();
-    ompt_callback_control_tool_t cb = pv_ompt_cb(control_tool);
+    /* One load: NULL means no callback (pv_ompt_cb never gives NULL). */
+    ompt_callback_control_tool_t cb = (ompt_callback_control_tool_t)__atomic_load_n(
+        &pv_ompt_callbacks[ompt_callback_control_tool], __ATOMIC_RELAXED);
     if (!cb)
         return PV_CONTROL_TOOL_NOCALLBACK;
     return cb((uint64_t)command, (uint64_t)modifier, arg, __builtin_return_address(0));

@@ -52,11 +52,23 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
 #define pv_ompt_tool() __builtin_expect(pv_ompt_active, 0)
 #endif
 
+/* What pv_ompt_cb gives for a slot that was cleared after the pv_ompt_on
+ * test (the tool unregistered the callback, or was finalized, in between):
+ * does nothing and returns 0.  Called through the callback's own type,
+ * which the x86-64 and AArch64 calling conventions make harmless for a
+ * function that reads no argument. */
+long pv_ompt_inert(void) PV_OMPT_HIDDEN;
+static inline ompt_callback_t pv_ompt_or_inert(ompt_callback_t f)
+{
+    return f ? f : (ompt_callback_t)pv_ompt_inert;
+}
+
 /* The registered callback of `ev`, with its type (pv_ompt_cbt: events whose
- * signature has another name, e.g. mutex_acquired is an ompt_callback_mutex_t). */
+ * signature has another name, e.g. mutex_acquired is an ompt_callback_mutex_t).
+ * The slot is loaded again here, after pv_ompt_on: never NULL. */
 #define pv_ompt_cbt(ev, type)                                                           \
-    ((ompt_callback_##type##_t)__atomic_load_n(&pv_ompt_callbacks[ompt_callback_##ev],   \
-                                               __ATOMIC_RELAXED))
+    ((ompt_callback_##type##_t)pv_ompt_or_inert(__atomic_load_n(                         \
+        &pv_ompt_callbacks[ompt_callback_##ev], __ATOMIC_RELAXED)))
 #define pv_ompt_cb(ev) pv_ompt_cbt(ev, ev)
 
 /* Per-thread OMPT state. */
