@@ -8,9 +8,9 @@
  *                 [--corun CPU]                              counting co-runner
  *                 [--expect-pvsched]                         fail unless pvsched is live
  *
- * Built like any gcc -fopenmp program; bench/pvsched/run.py runs it on pvomp
- * and on the system libgomp.  Prints one line:
- *   RESULT runtime=<pvomp|libgomp> barriers=<n> seconds=<s> ns_per_barrier=<x>
+ * Built like any gcc -fopenmp program; bench/pvsched/run.py runs it on pvomp,
+ * on the system libgomp and on LLVM's libomp as libgomp.so.1.  Prints one line:
+ *   RESULT runtime=<pvomp|libgomp|libomp> barriers=<n> seconds=<s> ns_per_barrier=<x>
  *          corun_per_s=<iterations per second or 0> */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -151,7 +151,9 @@ int main(int argc, char **argv)
         default: return 2;
         }
     }
-    const char *runtime = dlsym(RTLD_DEFAULT, "pvomp_version") ? "pvomp" : "libgomp";
+    const char *runtime = dlsym(RTLD_DEFAULT, "pvomp_version")     ? "pvomp"
+                          : dlsym(RTLD_DEFAULT, "__kmpc_fork_call") ? "libomp"
+                                                                    : "libgomp";
     if (expect_pvsched && !pvsched_live())
         return 1;
     int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -3,8 +3,9 @@
 
 Runs pvsched_bench (a barrier loop timed as total time / barriers) in three
 scenarios, with pvomp under GOMP_WAIT_POLICY=pvsched, active, passive and
-default beside the system libgomp under default, active and passive, all in
-one run, configurations interleaved in a shuffled order every round; prints
+default beside the system libgomp under default, active and passive (and
+LLVM's libomp as libgomp.so.1 under the same three, when libomp-dev is
+installed), all in one run, configurations interleaved in a shuffled order every round; prints
 the median time per barrier, its ratio to the best configuration of the
 scenario, and in scenario (c) the co-runner's throughput.
 
@@ -43,6 +44,21 @@ SCENARIOS = [
 ]
 CONFIGS = [("pvomp", "pvsched"), ("pvomp", "active"), ("pvomp", "passive"), ("pvomp", "default"),
            ("libgomp", "default"), ("libgomp", "active"), ("libgomp", "passive")]
+LIBOMP = "/usr/lib/x86_64-linux-gnu/libomp.so.5"
+if os.path.exists(LIBOMP):
+    CONFIGS += [("libomp", "default"), ("libomp", "active"), ("libomp", "passive")]
+
+
+def libomp_dir(build):
+    """A directory whose libgomp.so.1 is LLVM's libomp (its GOMP entry points)."""
+    d = os.path.join(build, "bench", "libomp-as-libgomp")
+    os.makedirs(d, exist_ok=True)
+    link = os.path.join(d, "libgomp.so.1")
+    if os.path.realpath(link) != os.path.realpath(LIBOMP):
+        if os.path.lexists(link):
+            os.unlink(link)
+        os.symlink(LIBOMP, link)
+    return d
 
 
 def log(msg):
@@ -110,6 +126,8 @@ def run_one(exe, build, sock, runtime, policy, args, seconds):
     cmd = [exe, "--seconds", str(seconds)] + args
     if runtime == "pvomp":
         env["LD_LIBRARY_PATH"] = os.path.join(build, "lib")
+    elif runtime == "libomp":
+        env["LD_LIBRARY_PATH"] = libomp_dir(build)
     if policy == "pvsched":
         env["GOMP_WAIT_POLICY"] = "pvsched"
         cmd.append("--expect-pvsched")
@@ -210,7 +228,7 @@ def report(results, by_phase, args):
                         (sc, pv / best, "met (goal <= 1.1)" if ok else "MISSED (goal <= 1.1)"))
         if sc == "c":
             co = med[("pvomp", "pvsched")][1]
-            for rt in ("pvomp", "libgomp"):
+            for rt in sorted({rt for rt, _ in CONFIGS}, key=["pvomp", "libgomp", "libomp"].index):
                 for pol in ("default", "active"):
                     ref = med[(rt, pol)][1]
                     r = co / ref if ref else float("inf")
