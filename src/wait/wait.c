@@ -1,5 +1,6 @@
 /* Spin-then-futex waiting.  See wait.h for the protocol. */
 #include <limits.h>
+#include <sched.h>
 
 #include "phantom/phantom.h"
 #include "trace/trace.h"
@@ -10,8 +11,10 @@
 static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t val,
                                 unsigned long long *spun)
 {
-    unsigned long long limit = pv_wait_spin_count();
-    bool pvsched = pv_wait_policy() == PV_WAIT_PVSCHED;
+    bool yield;
+    unsigned long long limit = pv_wait_spin_count(&yield);
+    /* Oversubscribed, pvsched yields like the default policy (policy.c). */
+    bool pvsched = pv_wait_policy() == PV_WAIT_PVSCHED && !yield;
     unsigned long long i;
     for (i = 0; i < limit; i++) {
         if ((atomic_load_explicit(word, memory_order_acquire) & mask) != val) {
@@ -24,7 +27,10 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
             *spun = i;
             return false;
         }
-        pv_cpu_relax();
+        if (yield)
+            sched_yield(); /* to a teammate queued on this CPU, if any */
+        else
+            pv_cpu_relax();
     }
     *spun = i;
     return (atomic_load_explicit(word, memory_order_acquire) & mask) != val;

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 enum pv_wait_policy {
-    PV_WAIT_DEFAULT = 0, /* spin about as long as libgomp, throttled when oversubscribed */
+    PV_WAIT_DEFAULT = 0, /* spin about as long as libgomp; yield when oversubscribed */
     PV_WAIT_ACTIVE,      /* spin (practically) forever */
     PV_WAIT_PASSIVE,     /* block at once */
     PV_WAIT_PVSCHED,     /* spin while no teammate is a phantom; block at once otherwise */
@@ -70,8 +70,10 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long spin_count
                        bool spin_count_given);
 enum pv_wait_policy pv_wait_policy(void);
 const char *pv_wait_policy_name(enum pv_wait_policy policy);
-unsigned long long pv_wait_spin_count(void);
-/* How many threads the runtime runs now; above the CPU count spins are throttled. */
+/* How many times a waiter checks before it sleeps; *yield: sched_yield
+ * between checks (more threads than CPUs), else a pause. */
+unsigned long long pv_wait_spin_count(bool *yield);
+/* How many threads the runtime runs now; above the CPU count waiters yield. */
 void pv_wait_managed_threads_add(int delta);
 void pv_wait_set_available_cpus(unsigned ncpus);
 
