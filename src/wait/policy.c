@@ -8,7 +8,7 @@
  * libgomp spins 100 pauses and sleeps (a futex sleep and wake-up per waiter
  * and barrier; 10x slower with 4 threads on 2 CPUs, bench/pvsched (b)).
  * pvsched spins while no teammate is a phantom; oversubscribed it yields
- * like the default policy (phantoms are then structural, and a yield gives
+ * like the active policy (phantoms are then structural, and a yield gives
  * the CPU straight to the one queued behind the waiter). */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -44,9 +44,10 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
         break;
     case PV_WAIT_PVSCHED:
         /* More threads than CPUs means phantoms all the time (structural):
-         * then yield as the default policy does. */
+         * then yield, as long as active does (a yield gives the CPU to the
+         * phantom queued behind the waiter, when there is one). */
         spin_count = SPIN_ACTIVE;
-        yield_count = YIELDS_DEFAULT;
+        yield_count = YIELDS_ACTIVE;
         break;
     case PV_WAIT_PASSIVE:
         spin_count = 0;

@@ -13,7 +13,7 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
 {
     bool yield;
     unsigned long long limit = pv_wait_spin_count(&yield);
-    /* Oversubscribed, pvsched yields like the default policy (policy.c). */
+    /* Oversubscribed, pvsched yields like the active policy (policy.c). */
     bool pvsched = pv_wait_policy() == PV_WAIT_PVSCHED && !yield;
     unsigned long long i;
     for (i = 0; i < limit; i++) {
