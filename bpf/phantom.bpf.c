@@ -182,29 +182,46 @@ static __always_inline u64 *both_counts(struct pvomp_phantom_proc *p)
     return (u64 *)&p->phantoms;
 }
 
-static __always_inline void phantom_begin(struct pv_thread_rec *t)
+/* The transitions change the counts and return the page to publish with
+ * touch() (NULL: nothing changed), so that a context switch between two
+ * threads of one process publishes once. */
+static __always_inline struct pvomp_phantom_proc *phantom_begin_quiet(struct pv_thread_rec *t)
 {
     u32 s = t->state;
     if ((s & 1) || __sync_val_compare_and_swap(&t->state, s, s | 1) != s)
-        return;
+        return NULL;
     struct pvomp_phantom_proc *p = thread_page(t);
     if (!p)
-        return;
+        return NULL;
     __sync_fetch_and_add(both_counts(p), PHANTOM_AND_THREAD_PHANTOM);
     __sync_fetch_and_add(&p->phantom_events, 1);
-    touch(p);
+    return p;
+}
+
+static __always_inline struct pvomp_phantom_proc *phantom_end_quiet(struct pv_thread_rec *t)
+{
+    u32 s = t->state;
+    if (!(s & 1) || __sync_val_compare_and_swap(&t->state, s, s & ~1u) != s)
+        return NULL;
+    struct pvomp_phantom_proc *p = thread_page(t);
+    if (!p)
+        return NULL;
+    __sync_fetch_and_sub(both_counts(p), PHANTOM_AND_THREAD_PHANTOM);
+    return p;
+}
+
+static __always_inline void phantom_begin(struct pv_thread_rec *t)
+{
+    struct pvomp_phantom_proc *p = phantom_begin_quiet(t);
+    if (p)
+        touch(p);
 }
 
 static __always_inline void phantom_end(struct pv_thread_rec *t)
 {
-    u32 s = t->state;
-    if (!(s & 1) || __sync_val_compare_and_swap(&t->state, s, s & ~1u) != s)
-        return;
-    struct pvomp_phantom_proc *p = thread_page(t);
-    if (!p)
-        return;
-    __sync_fetch_and_sub(both_counts(p), PHANTOM_AND_THREAD_PHANTOM);
-    touch(p);
+    struct pvomp_phantom_proc *p = phantom_end_quiet(t);
+    if (p)
+        touch(p);
 }
 
 /* ------------------------------------------------------------ page slots */
@@ -371,13 +388,19 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
 
     u32 pid = prev->pid;
     struct pv_thread_rec *t = thread_rec(pid);
+    struct pvomp_phantom_proc *began = NULL, *ended = NULL;
     if (t && task_state(prev) == 0 /* TASK_RUNNING: preempted, still runnable */)
-        phantom_begin(t);
+        began = phantom_begin_quiet(t);
 
     pid = next->pid;
     t = thread_rec(pid);
     if (t)
-        phantom_end(t);
+        ended = phantom_end_quiet(t);
+    /* One publication when both are of one process (a yield to a teammate). */
+    if (began)
+        touch(began);
+    if (ended && ended != began)
+        touch(ended);
     if (cs) {
         cs->slot = t ? t->state >> 1 : 0;
         cs->pid = t ? t->tgid : 0;
