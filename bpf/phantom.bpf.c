@@ -182,46 +182,47 @@ static __always_inline u64 *both_counts(struct pvomp_phantom_proc *p)
     return (u64 *)&p->phantoms;
 }
 
-/* The transitions change the counts and return the page to publish with
- * touch() (NULL: nothing changed), so that a context switch between two
- * threads of one process publishes once. */
-static __always_inline struct pvomp_phantom_proc *phantom_begin_quiet(struct pv_thread_rec *t)
+/* The per-thread half of a transition: true when this call made it (the
+ * compare-and-swap keeps a switch and a wake-up on two CPUs from both
+ * counting one thread). */
+static __always_inline bool mark_phantom(struct pv_thread_rec *t)
 {
     u32 s = t->state;
-    if ((s & 1) || __sync_val_compare_and_swap(&t->state, s, s | 1) != s)
-        return NULL;
-    struct pvomp_phantom_proc *p = thread_page(t);
-    if (!p)
-        return NULL;
-    __sync_fetch_and_add(both_counts(p), PHANTOM_AND_THREAD_PHANTOM);
-    __sync_fetch_and_add(&p->phantom_events, 1);
-    return p;
+    return !(s & 1) && __sync_val_compare_and_swap(&t->state, s, s | 1) == s;
 }
 
-static __always_inline struct pvomp_phantom_proc *phantom_end_quiet(struct pv_thread_rec *t)
+static __always_inline bool unmark_phantom(struct pv_thread_rec *t)
 {
     u32 s = t->state;
-    if (!(s & 1) || __sync_val_compare_and_swap(&t->state, s, s & ~1u) != s)
-        return NULL;
-    struct pvomp_phantom_proc *p = thread_page(t);
-    if (!p)
-        return NULL;
+    return (s & 1) && __sync_val_compare_and_swap(&t->state, s, s & ~1u) == s;
+}
+
+/* The page's half: the counts, then the publication. */
+static __always_inline void count_begin(struct pvomp_phantom_proc *p)
+{
+    __sync_fetch_and_add(both_counts(p), PHANTOM_AND_THREAD_PHANTOM);
+    __sync_fetch_and_add(&p->phantom_events, 1);
+    touch(p);
+}
+
+static __always_inline void count_end(struct pvomp_phantom_proc *p)
+{
     __sync_fetch_and_sub(both_counts(p), PHANTOM_AND_THREAD_PHANTOM);
-    return p;
+    touch(p);
 }
 
 static __always_inline void phantom_begin(struct pv_thread_rec *t)
 {
-    struct pvomp_phantom_proc *p = phantom_begin_quiet(t);
-    if (p)
-        touch(p);
+    struct pvomp_phantom_proc *p;
+    if (mark_phantom(t) && (p = thread_page(t)))
+        count_begin(p);
 }
 
 static __always_inline void phantom_end(struct pv_thread_rec *t)
 {
-    struct pvomp_phantom_proc *p = phantom_end_quiet(t);
-    if (p)
-        touch(p);
+    struct pvomp_phantom_proc *p;
+    if (unmark_phantom(t) && (p = thread_page(t)))
+        count_end(p);
 }
 
 /* ------------------------------------------------------------ page slots */
@@ -389,18 +390,25 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
     u32 pid = prev->pid;
     struct pv_thread_rec *t = thread_rec(pid);
     struct pvomp_phantom_proc *began = NULL, *ended = NULL;
-    if (t && task_state(prev) == 0 /* TASK_RUNNING: preempted, still runnable */)
-        began = phantom_begin_quiet(t);
+    if (t && task_state(prev) == 0 /* TASK_RUNNING: preempted, still runnable */ &&
+        mark_phantom(t))
+        began = thread_page(t);
 
     pid = next->pid;
     t = thread_rec(pid);
-    if (t)
-        ended = phantom_end_quiet(t);
-    /* One publication when both are of one process (a yield to a teammate). */
-    if (began)
-        touch(began);
-    if (ended && ended != began)
-        touch(ended);
+    if (t && unmark_phantom(t))
+        ended = thread_page(t);
+    if (began && began == ended) {
+        /* A switch between two threads of one process (a yield to a
+         * teammate): one phantom more and one fewer, the counts and so the
+         * published fields do not change. */
+        __sync_fetch_and_add(&began->phantom_events, 1);
+    } else {
+        if (began)
+            count_begin(began);
+        if (ended)
+            count_end(ended);
+    }
     if (cs) {
         cs->slot = t ? t->state >> 1 : 0;
         cs->pid = t ? t->tgid : 0;
