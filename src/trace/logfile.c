@@ -32,7 +32,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,23 +77,6 @@ static void fail(const char *what, int err)
                 pv_trace_cfg.path, strerror(err));
 }
 
-/* All of [p, p+len) at off through fd; false (errno set) on failure. */
-static bool pwrite_all(int fd, const uint8_t *p, size_t len, uint64_t off)
-{
-    while (len > 0) {
-        ssize_t w = pwrite(fd, p, len, (off_t)off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        p += w;
-        len -= (size_t)w;
-        off += (uint64_t)w;
-    }
-    return true;
-}
-
 /* After a write of w bytes from iov[0..*n): the iovecs still to write. */
 static struct iovec *iov_advance(struct iovec *iov, int *n, size_t w)
 {
@@ -125,6 +107,13 @@ static bool pwritev_all(int fd, struct iovec *iov, int n, uint64_t off)
         iov = iov_advance(iov, &n, (size_t)w);
     }
     return true;
+}
+
+/* All of [p, p+len) at off through fd; false (errno set) on failure. */
+static bool pwrite_all(int fd, const uint8_t *p, size_t len, uint64_t off)
+{
+    struct iovec one = { (void *)p, len };
+    return pwritev_all(fd, &one, 1, off);
 }
 
 /* I/O thread: the jobs of the list `jobs` to the file, in one direct write
@@ -256,19 +245,13 @@ static bool direct_start(void)
     if (!cur)
         return false;
     cur->off = cur->len = cur->done = 0;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int e = pthread_create(&io_thread, NULL, io_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (e != 0) {
+    if (pv_trace_spawn(&io_thread, io_main, "pvomp-trace-io") != 0) {
         free(cur->p);
         free(cur);
         cur = NULL;
         n_bufs = 0;
         return false;
     }
-    pthread_setname_np(io_thread, "pvomp-trace-io");
     return true;
 }
 

@@ -14,6 +14,7 @@
 #ifndef PV_TRACE_TRACE_H
 #define PV_TRACE_TRACE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -205,6 +206,7 @@ void pv_trace_writer_stop(void) PV_TRACE_HIDDEN;      /* final drain, end record
 void pv_trace_writer_flush(void) PV_TRACE_HIDDEN;     /* drain everything committed so far */
 void pv_trace_writer_wake(void) PV_TRACE_HIDDEN;
 void pv_trace_writer_forget(void) PV_TRACE_HIDDEN;    /* in a fork child */
+int pv_trace_spawn(pthread_t *t, void *(*fn)(void *), const char *name) PV_TRACE_HIDDEN;
 void pv_trace_registry_add(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 /* Queue records (mapping + declaration) that the writer must put in the file
  * before any chunk committed after this call. */

@@ -253,6 +253,21 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* A thread of the trace (the writer, logfile.c's I/O thread), started with
+ * every signal blocked: it must not run the program's signal handlers or
+ * be stopped by them.  0 or an errno value. */
+int pv_trace_spawn(pthread_t *t, void *(*fn)(void *), const char *name)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int e = pthread_create(t, NULL, fn, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e == 0)
+        pthread_setname_np(*t, name);
+    return e;
+}
+
 bool pv_trace_writer_start(void)
 {
     struct pv_trace_buf pre = { 0 };
@@ -270,19 +285,13 @@ bool pv_trace_writer_start(void)
         pv_trace_log_close();
         return false;
     }
-    /* The writer must not inherit signal handlers' work or stop the program. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int e = pthread_create(&writer_thread, NULL, writer_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int e = pv_trace_spawn(&writer_thread, writer_main, "pvomp-trace");
     if (e != 0) {
         fprintf(stderr, "pvomp: warning: trace: cannot start the writer thread (%s); "
                         "not tracing\n", strerror(e));
         pv_trace_log_close();
         return false;
     }
-    pthread_setname_np(writer_thread, "pvomp-trace");
     /* For pv_trace_writer_quiesce at exit. */
     membarrier_ok = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
     atomic_store_explicit(&writer_running, 1, memory_order_release);
