@@ -257,6 +257,10 @@ static bool direct_start(void)
 
 bool pv_trace_log_open(const char *path)
 {
+    /* A log closed before (the writer stopped) leaves no state behind. */
+    end_off = 0;
+    atomic_store(&failed, 0);
+    io_stop = n_bufs = buffered_only = 0;
     buf_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (buf_fd < 0)
         return false;
