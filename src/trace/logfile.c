@@ -22,8 +22,8 @@
  *     always a prefix of the log, never one with a hole.
  *
  * Anything else (a pipe, a device, PVOMP_TRACE_DIRECT=0, or when O_DIRECT
- * cannot be opened or the I/O thread cannot start) is written by the writer itself with plain sequential
- * writes from the rings, without the copy.  A file system that refuses
+ * cannot be opened or the I/O thread cannot start) is written by the writer
+ * itself with plain sequential writes from the rings, without the copy.  A file system that refuses
  * direct writes (EINVAL) gets the jobs written buffered from then on.
  *
  * The writer thread calls everything here except io_main, between
@@ -217,6 +217,17 @@ static struct iobuf *get_buf(void)
     return b;
 }
 
+/* Appends b to the I/O thread's queue. */
+static void queue_job(struct iobuf *b)
+{
+    pthread_mutex_lock(&io_lock);
+    b->next = NULL;
+    *queue_tail = b;
+    queue_tail = &b->next;
+    pthread_cond_signal(&io_work);
+    pthread_mutex_unlock(&io_lock);
+}
+
 /* Hands `cur` to the I/O thread and starts a fresh one at the partial
  * block it ends with. */
 static void hand_over(void)
@@ -231,12 +242,7 @@ static void hand_over(void)
     n->len = n->done = b->len - whole;
     memcpy(n->p, b->p + whole, n->len);
     cur = n;
-    pthread_mutex_lock(&io_lock);
-    b->next = NULL;
-    *queue_tail = b;
-    queue_tail = &b->next;
-    pthread_cond_signal(&io_work);
-    pthread_mutex_unlock(&io_lock);
+    queue_job(b);
 }
 
 static bool direct_start(void)
@@ -350,14 +356,18 @@ void pv_trace_log_wait(void)
 void pv_trace_log_close(void)
 {
     if (direct_fd >= 0) {
-        pv_trace_log_sync();
+        /* The last bytes go as they are: no fresh buffer after them. */
+        if (cur->len > cur->done && !atomic_load(&failed)) {
+            queue_job(cur);
+        } else {
+            free(cur->p);
+            free(cur);
+        }
         pthread_mutex_lock(&io_lock);
         io_stop = 1;
         pthread_cond_signal(&io_work);
         pthread_mutex_unlock(&io_lock);
-        pthread_join(io_thread, NULL);
-        free(cur->p);
-        free(cur);
+        pthread_join(io_thread, NULL); /* it writes the queue first */
         for (struct iobuf *b = free_bufs, *next; b; b = next) {
             next = b->next;
             free(b->p);
