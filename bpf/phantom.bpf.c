@@ -73,6 +73,7 @@ struct {
 
 struct cpu_state {
     u64 rq;    /* this CPU's struct rq (its per-CPU area), learnt on a switch */
+    u64 since; /* when the registered thread running here was switched in */
     u32 slot;  /* page of the registered thread running here, 0 = none */
     u32 pid;   /* its process */
     u32 idle;  /* the idle task runs here and no woken task has claimed the CPU */
@@ -373,6 +374,48 @@ int BPF_PROG(phantom_exec, struct task_struct *p, pid_t old_pid)
 
 /* ------------------------------------------------------- thread phantoms */
 
+/* Tasks on this CPU's runqueue besides `next`, the one being switched in:
+ * runnable fair tasks (h_nr_runnable leaves out sleepers whose dequeue the
+ * scheduler delays), or nr_running on kernels without that count.  The
+ * runqueue is reached from the task (per-CPU data symbols such as
+ * `runqueues` cannot be resolved as ksyms without CONFIG_KALLSYMS_ALL);
+ * the loads are direct, the verifier guards them against faults. */
+static __always_inline u32 others_queued(struct task_struct *next)
+{
+    struct cfs_rq *cfs = next->se.cfs_rq;
+    if (!cfs)
+        return 0;
+    struct rq *rq = cfs->rq;
+    if (!rq)
+        return 0;
+    u32 n = bpf_core_field_exists(rq->cfs.h_nr_runnable) ? rq->cfs.h_nr_runnable
+                                                         : rq->nr_running;
+    return n > 1 ? n - 1 : 0;
+}
+
+static __always_inline u64 *queued_since(u32 slot, u32 cpu)
+{
+    struct pvomp_phantom_page *pg = page_at(slot);
+    return pg ? &pg->p.queued_since_ns[cpu & (PVOMP_PHANTOM_MAX_CPUS - 1)] : NULL;
+}
+
+/* The per-CPU "another task waits for this CPU" word of the switch's two
+ * threads: cleared for the registered thread going out, set for the one
+ * coming in when the runqueue holds more (see include/pvomp/phantom.h). */
+static __always_inline void publish_queued(struct cpu_state *cs, u32 cpu, u32 next_slot,
+                                           struct task_struct *next)
+{
+    u64 *q;
+    if (cs->slot && (q = queued_since(cs->slot, cpu)) && *q)
+        *q = 0;
+    if (!next_slot)
+        return;
+    u64 now = bpf_ktime_get_ns();
+    cs->since = now;
+    if ((q = queued_since(next_slot, cpu)))
+        *q = others_queued(next) ? now : 0;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
@@ -410,6 +453,7 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
             count_end(ended);
     }
     if (cs) {
+        publish_queued(cs, cpu, t ? t->state >> 1 : 0, next);
         cs->slot = t ? t->state >> 1 : 0;
         cs->pid = t ? t->tgid : 0;
         cs->idle = pid == 0;
@@ -437,6 +481,11 @@ int BPF_PROG(phantom_wakeup, struct task_struct *p)
     struct pv_thread_rec *t = thread_rec(p->pid);
     if (t && !claimed)
         phantom_begin(t);
+    /* A task woken onto a CPU where a registered thread runs waits for it
+     * (unless it preempts the thread: the switch then clears the word). */
+    u64 *q;
+    if (cs && !claimed && cs->slot && (q = queued_since(cs->slot, cpu)) && !*q)
+        *q = cs->since;
     return 0;
 }
 

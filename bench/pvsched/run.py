@@ -128,6 +128,10 @@ def run_one(exe, build, sock, runtime, policy, args, seconds):
         env["LD_LIBRARY_PATH"] = os.path.join(build, "lib")
     elif runtime == "libomp":
         env["LD_LIBRARY_PATH"] = libomp_dir(build)
+    policy, _, extra = policy.partition(":")  # "policy:K=V,..." (--also)
+    for kv in filter(None, extra.split(",")):
+        k, _, v = kv.partition("=")
+        env[k] = v
     if policy == "pvsched":
         env["GOMP_WAIT_POLICY"] = "pvsched"
         cmd.append("--expect-pvsched")
@@ -158,7 +162,16 @@ def main():
                     help="(c): burst offsets per round, evenly spread over the 8 ms period")
     ap.add_argument("--quiet-wait", type=int, default=0,
                     help="before each round wait up to this many seconds for idle CPUs")
+    ap.add_argument("--also", action="append", default=[], metavar="POLICY:K=V,...",
+                    help="one more pvomp configuration: a policy with extra environment "
+                         "(e.g. pvsched:PVOMP_PVSCHED_SLICE_US=0)")
+    ap.add_argument("--only-runtimes", default="",
+                    help="comma-separated runtimes to run (default: all)")
     args = ap.parse_args()
+    for a in args.also:
+        CONFIGS.append(("pvomp", a))
+    if args.only_runtimes:
+        CONFIGS[:] = [c for c in CONFIGS if c[0] in args.only_runtimes.split(",")]
     build = os.path.abspath(args.build)
     exe = os.path.join(build, "bench", "pvsched_bench")
     if not os.access(exe, os.X_OK):

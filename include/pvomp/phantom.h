@@ -23,7 +23,7 @@
 #endif
 
 #define PVOMP_PHANTOM_MAGIC 0x70766f6dU /* "pvom" */
-#define PVOMP_PHANTOM_VERSION 1U
+#define PVOMP_PHANTOM_VERSION 2U
 #define PVOMP_PHANTOM_PAGE_SIZE 4096U
 #define PVOMP_PHANTOM_PAGES 128U                      /* page 0 + 127 process pages */
 #define PVOMP_PHANTOM_SLOTS (PVOMP_PHANTOM_PAGES - 1U) /* process pages 1..127 */
@@ -92,6 +92,15 @@ struct pvomp_phantom_proc {
     uint64_t phantom_events;  /* times a registered thread became a phantom */
     uint64_t vcpu_events;     /* times the vCPU phantom count rose */
     uint8_t pad1_[64 - 48];
+
+    /* Per CPU: while a registered thread of this process runs on CPU c and
+     * another task waits for that CPU, queued_since_ns[c] is the time
+     * (CLOCK_MONOTONIC) the thread was switched in; 0 otherwise.  Set at
+     * the switch (when the CPU's runqueue holds more than the thread) and
+     * when a task is woken onto the CPU without preempting the thread;
+     * cleared when the thread is switched out.  pvsched uses it to give the
+     * CPU away after a slice (see src/phantom/phantom.h). */
+    uint64_t queued_since_ns[PVOMP_PHANTOM_MAX_CPUS];
 };
 
 /* The map's value type: one page. */
@@ -103,6 +112,10 @@ struct pvomp_phantom_page {
         uint8_t bytes[PVOMP_PHANTOM_PAGE_SIZE];
     };
 };
+
+_Static_assert(sizeof(struct pvomp_phantom_global) <= PVOMP_PHANTOM_PAGE_SIZE &&
+                   sizeof(struct pvomp_phantom_proc) <= PVOMP_PHANTOM_PAGE_SIZE,
+               "a phantom page holds its description");
 
 /* Process page i of the map lives at byte offset i * PVOMP_PHANTOM_PAGE_SIZE.
  * The tracker places process `pid` at the first free page probing from this

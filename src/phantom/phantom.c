@@ -66,6 +66,7 @@ static void publish(const struct pvomp_phantom_proc *p)
 {
     mine = p;
     pv_phantom_count_ptr = p ? &p->phantoms : &no_phantoms;
+    pv_phantom_slice_publish(p);
 }
 
 /* A forked child is a new process: register its first thread and find the
@@ -122,6 +123,7 @@ static bool open_locked(const char **why)
         registered = false;
         return fail(why, "the tracker did not see %.300s register (no free page?)", lib);
     }
+    pv_phantom_slice_configure();
     publish(page);
     static bool atfork_done;
     if (!atfork_done) {

@@ -18,6 +18,16 @@ static inline uint32_t pv_phantom_now(void)
     return *pv_phantom_count_ptr;
 }
 
+/* pvsched's slice rule (slice.c): nonzero - how long this thread has held
+ * its CPU, in ns - when that is longer than a scheduler slice while another
+ * task waits for the CPU; the caller then yields.  Says so at most once per
+ * 1/16 slice. */
+uint64_t pv_phantom_slice_over(void);
+void pv_phantom_slice_configure(void);
+uint64_t pv_phantom_slice_ns(void);
+struct pvomp_phantom_proc;
+void pv_phantom_slice_publish(const struct pvomp_phantom_proc *p);
+
 /* Map this process's page.  Returns false, with a reason in *why, when no
  * tracker is running or the page cannot be mapped. */
 bool pv_phantom_open(const char **why);

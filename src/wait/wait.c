@@ -27,6 +27,13 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
             *spun = i;
             return false;
         }
+        /* pvsched: no longer than a slice while another task waits for this
+         * CPU (src/phantom/slice.c); checked every 64th spin. */
+        uint64_t held;
+        if (pvsched && (i & 63) == 63 && (held = pv_phantom_slice_over()) != 0) {
+            trace_wait_slice_yield(i, held, pv_phantom_slice_ns());
+            sched_yield();
+        }
         if (yield)
             sched_yield(); /* to a teammate queued on this CPU, if any */
         else

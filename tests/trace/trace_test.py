@@ -912,7 +912,7 @@ def fake_phantomd(sock_path, npages=128):
             fd = os.memfd_create("fake-phantom", 0)
             os.ftruncate(fd, npages * page_size)
             m = mmap.mmap(fd, npages * page_size)
-            magic, version = 0x70766f6d, 1
+            magic, version = 0x70766f6d, PHANTOM_VERSION
             struct.pack_into("<IHHII", m, 0, magic, version, 1, npages, 2)
             home = 1 + pid % (npages - 1)
             base = home * page_size
@@ -928,6 +928,16 @@ def fake_phantomd(sock_path, npages=128):
     t = threading.Thread(target=serve, daemon=True)
     t.start()
     return t, holder
+
+
+PHANTOM_VERSION = 2       # include/pvomp/phantom.h
+QUEUED_SINCE_OFFSET = 128  # struct pvomp_phantom_proc: queued_since_ns[128]
+
+
+def set_queued_since(holder, ns):
+    """Every CPU's queued_since_ns word of the process page."""
+    m, base = holder["map"], holder["base"]
+    struct.pack_into("<128Q", m, base + QUEUED_SINCE_OFFSET, *([ns] * 128))
 
 
 def set_phantom_page(holder, phantoms, avg, seq):
@@ -946,9 +956,23 @@ def test_phantom():
     _, holder = fake_phantomd(sock)
     # The page for each phase: (phantoms, avg in 16.16, seq).
     phases = [(2, 0x18000, 7), (0, 0x4000, 8), (3, 0x2c000, 11)]
-    env = trace_env(log, PVOMP_TRACE_EVENTS="*", GOMP_WAIT_POLICY="pvsched", GOMP_SPINCOUNT="0",
-                    PVOMP_PHANTOMD_SOCKET=sock, OMP_NUM_THREADS=2)
-    p = subprocess.Popen([os.path.join(A.build, "tp_phantom"), str(len(phases))], env=env,
+    recs, err = run_phased(log, sock, holder, phases, lambda h, ph: set_phantom_page(h, *ph),
+                           GOMP_SPINCOUNT=0)
+    check("pvsched" not in err, "pvsched did not start: " + err)
+    got = [(r[3]["phantoms"], r[3]["avg_fp"], r[3]["seq"]) for r in recs if r[0] == "phantom_change"]
+    check(got == phases, "phantom_change records %r, wanted %r" % (got, phases))
+    st = run_reader("stats", log).stdout.decode()
+    check(re.search(r"phantom episodes: 2,.* at most 3 phantom", st),
+          "stats does not see the two episodes:\n" + st)
+    print("phantom: %d phantom_change records with the page's average and sequence" % len(got))
+
+
+def run_phased(log, sock, holder, phases, set_page, **env):
+    """tp_phantom under pvsched against the fake daemon: before each phase,
+    set_page(holder, phase) writes the page.  Returns (dump records, stderr)."""
+    p = subprocess.Popen([os.path.join(A.build, "tp_phantom"), str(len(phases))],
+                         env=trace_env(log, PVOMP_TRACE_EVENTS="*", GOMP_WAIT_POLICY="pvsched",
+                                       PVOMP_PHANTOMD_SOCKET=sock, OMP_NUM_THREADS=2, **env),
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     try:
@@ -957,7 +981,7 @@ def test_phantom():
             check(line == "phase %d\n" % i, "tp_phantom said %r (stderr: %s)"
                   % (line, p.stderr.read() if not line else ""))
             check(holder["ready"].is_set(), "tp_phantom did not ask for the phantom map")
-            set_phantom_page(holder, *ph)
+            set_page(holder, ph)
             p.stdin.write("go\n")
             p.stdin.flush()
         out, err = p.communicate(timeout=120)
@@ -965,14 +989,75 @@ def test_phantom():
         if p.poll() is None:
             p.kill()
     check(p.returncode == 0 and "done" in out, "tp_phantom failed (%d):\n%s" % (p.returncode, err))
-    check("pvsched" not in err, "pvsched did not start: " + err)
-    recs, _ = dump(log)
-    got = [(r[3]["phantoms"], r[3]["avg_fp"], r[3]["seq"]) for r in recs if r[0] == "phantom_change"]
-    check(got == phases, "phantom_change records %r, wanted %r" % (got, phases))
-    st = run_reader("stats", log).stdout.decode()
-    check(re.search(r"phantom episodes: 2,.* at most 3 phantom", st),
-          "stats does not see the two episodes:\n" + st)
-    print("phantom: %d phantom_change records with the page's average and sequence" % len(got))
+    check("using the default policy" not in err, "pvsched did not start: " + err)
+    recs, _ = dump(log, "--abs")
+    return recs, err
+
+
+def slice_yields_by_phase(recs, phases):
+    """wait_slice_yield records inside each phase's region.  (Between two
+    regions the worker waits in the pool, and the page may already hold the
+    next phase's value.)"""
+    out, k, inside = [[] for _ in range(phases)], -1, False
+    for r in recs:
+        if r[0] == "parallel_begin":
+            k, inside = k + 1, True
+        elif r[0] == "parallel_end":
+            inside = False
+        elif r[0] == "wait_slice_yield" and inside:
+            out[k].append(r)
+    return out
+
+
+def test_slice():
+    """pvsched's slice rule (src/phantom/slice.c): a waiter spinning with no
+    phantom yields its CPU, and records wait_slice_yield, when the phantom
+    page says another task has been waiting for its CPU longer than a slice;
+    not when the page says nobody waits, nor with PVOMP_PVSCHED_SLICE_US=0.
+    tp_phantom's thread 0 spins ~20 ms at a barrier per phase; a fake
+    pvomp-phantomd writes queued_since_ns between phases."""
+    sock = os.path.join(TMP, "slice.sock")
+    _, holder = fake_phantomd(sock)
+    log = os.path.join(TMP, "slice.log")
+    # A time long past: the slice is over at once.  0: nobody waits.
+    phases = [1, 0, 1]
+    recs, _ = run_phased(log, sock, holder, phases, set_queued_since)
+    by = slice_yields_by_phase(recs, len(phases))
+    counts = [len(b) for b in by]
+    check(counts[1] == 0, "slice yields while nobody waits for the CPU: %r" % counts)
+    for k in (0, 2):
+        ys = by[k]
+        # ~20 ms of spinning, one yield per 1/16 slice at most: ~200 with
+        # the 1.5 ms slice of a 2-CPU machine.  At least a few.
+        check(len(ys) >= 5, "phase %d: only %d slice yields in ~20 ms: %r" % (k, len(ys), counts))
+        sl = ys[0][3]["slice_ns"]
+        check(all(y[3]["slice_ns"] == sl and y[3]["held_ns"] >= sl for y in ys),
+              "a yield before the slice was over: %r" % ys[:3])
+        gaps = []  # per thread: each thread spaces its own yields
+        for tid in {y[2] for y in ys}:
+            times = [y[1] for y in ys if y[2] == tid]  # --abs: us since the start
+            gaps += [b - a for a, b in zip(times, times[1:])]
+        check(min(gaps) * 1000 >= sl / 16 * 0.99,
+              "yields closer than 1/16 slice (%d ns): %.3f us" % (sl, min(gaps)))
+    print("slice: %r slice yields per phase (slice %d us); none while nobody waits"
+          % (counts, by[0][0][3]["slice_ns"] // 1000))
+
+    # The rule turned off.
+    sock2 = os.path.join(TMP, "slice2.sock")
+    _, holder2 = fake_phantomd(sock2)
+    recs, _ = run_phased(os.path.join(TMP, "slice-off.log"), sock2, holder2, [1],
+                         set_queued_since, PVOMP_PVSCHED_SLICE_US=0)
+    n = sum(1 for r in recs if r[0] == "wait_slice_yield")
+    check(n == 0, "%d slice yields with PVOMP_PVSCHED_SLICE_US=0" % n)
+    # A bad value: a warning, and the kernel's slice.
+    sock3 = os.path.join(TMP, "slice3.sock")
+    _, holder3 = fake_phantomd(sock3)
+    recs, err = run_phased(os.path.join(TMP, "slice-bad.log"), sock3, holder3, [1],
+                           set_queued_since, PVOMP_PVSCHED_SLICE_US="2ms")
+    check("PVOMP_PVSCHED_SLICE_US='2ms'" in err, "no warning for a bad value: " + err)
+    n = sum(1 for r in recs if r[0] == "wait_slice_yield")
+    check(n >= 5, "only %d slice yields after a bad PVOMP_PVSCHED_SLICE_US" % n)
+    print("slice: none with PVOMP_PVSCHED_SLICE_US=0; a bad value warns and keeps the rule")
 
 
 def main():
