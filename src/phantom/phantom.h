@@ -21,7 +21,7 @@ static inline uint32_t pv_phantom_now(void)
 /* pvsched's slice rule (slice.c): nonzero - how long this thread has held
  * its CPU, in ns - when that is longer than a scheduler slice while another
  * task waits for the CPU; the caller then yields.  Says so at most once per
- * 1/16 slice. */
+ * slice. */
 uint64_t pv_phantom_slice_over(void);
 void pv_phantom_slice_configure(void);
 uint64_t pv_phantom_slice_ns(void);

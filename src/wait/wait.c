@@ -7,6 +7,11 @@
 #include "wait/futex.h"
 #include "wait/wait.h"
 
+/* pvsched's spins, counted across waits, so that the slice rule is checked
+ * every 64 spins however short each wait is (a barrier wait is often fewer
+ * than 64 spins, and a thread may hold its CPU through thousands of them). */
+static __thread unsigned pvsched_spins __attribute__((tls_model("initial-exec")));
+
 /* pv_spin_while_eq, also telling how many times it spun (for the trace). */
 static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t val,
                                 unsigned long long *spun)
@@ -30,7 +35,7 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
         /* pvsched: no longer than a slice while another task waits for this
          * CPU (src/phantom/slice.c); checked every 64th spin. */
         uint64_t held;
-        if (pvsched && (i & 63) == 63 && (held = pv_phantom_slice_over()) != 0) {
+        if (pvsched && (++pvsched_spins & 63) == 0 && (held = pv_phantom_slice_over()) != 0) {
             trace_wait_slice_yield(i, held, pv_phantom_slice_ns());
             sched_yield();
         }

@@ -5,10 +5,14 @@
  *
  * Phase by phase: print "phase N", wait for a line on stdin (the test has
  * set the page for this phase by then), then run a region in which thread 0
- * waits at a barrier for thread 1. */
+ * waits at a barrier for thread 1 - or, with a second argument "barriers",
+ * in which both run barriers back to back for 20 ms (many short waits). */
 #define _GNU_SOURCE
 #include <omp.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -17,6 +21,7 @@
 int main(int argc, char **argv)
 {
     int phases = argc > 1 ? atoi(argv[1]) : 3;
+    bool barriers = argc > 2 && strcmp(argv[2], "barriers") == 0;
     int waited = 0, team = 0;
     for (int phase = 0; phase < phases; phase++) {
         char line[64];
@@ -26,7 +31,28 @@ int main(int argc, char **argv)
             return 1;
 #pragma omp parallel num_threads(2) reduction(+ : waited)
         {
-            if (omp_get_thread_num() == 1) {
+            if (barriers) {
+                /* Thread 0 decides when the 20 ms are over; both leave the
+                 * loop after the same barrier. */
+                static _Atomic bool over;
+                double end = omp_get_wtime() + 0.02;
+                if (omp_get_thread_num() == 0)
+                    atomic_store(&over, false);
+#pragma omp barrier
+                for (;;) {
+                    if (omp_get_thread_num() == 0 && omp_get_wtime() > end)
+                        atomic_store(&over, true);
+#pragma omp barrier
+                    bool stop = atomic_load(&over);
+#pragma omp barrier
+                    if (stop)
+                        break;
+                }
+                if (omp_get_thread_num() == 0) {
+                    waited++;
+                    team = omp_get_num_threads();
+                }
+            } else if (omp_get_thread_num() == 1) {
                 usleep(20000);
             } else {
                 waited++;
