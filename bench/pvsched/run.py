@@ -182,6 +182,7 @@ def main():
     rng = random.Random(1)
     results = {}
     by_phase = {}  # (phase index, runtime, policy) -> co-runner throughputs
+    by_round = {}  # (scenario, round, runtime, policy) -> times per barrier
     try:
         for sc, title, sargs in SCENARIOS:
             if sc not in args.scenarios.split(","):
@@ -198,16 +199,29 @@ def main():
                     for rt, pol in order:
                         t, co = run_one(exe, build, sock, rt, pol, sargs + extra, args.seconds)
                         results.setdefault((sc, rt, pol), []).append((t, co))
+                        by_round.setdefault((sc, rnd, rt, pol), []).append(t)
                         if k is not None:
                             by_phase.setdefault((k, rt, pol), []).append(co)
     finally:
         if daemon:
             daemon.send_signal(signal.SIGTERM)
             daemon.wait()
-    report(results, by_phase, args)
+    report(results, by_phase, by_round, args)
 
 
-def report(results, by_phase, args):
+def round_ratios(by_round, sc, rounds):
+    """pvsched's time per barrier over the best shipped configuration's, each
+    round on its own (the configurations of a round ran close together, so
+    a change of the VM's speed between rounds cancels out)."""
+    out = []
+    for rnd in range(rounds):
+        med = {c: statistics.median(by_round[(sc, rnd) + c]) for c in CONFIGS}
+        best = min(t for (rt, pol), t in med.items() if ":" not in pol)
+        out.append(med[("pvomp", "pvsched")] / best)
+    return out
+
+
+def report(results, by_phase, by_round, args):
     verdicts = []
     for sc, title, _ in SCENARIOS:
         if sc not in args.scenarios.split(","):
@@ -239,6 +253,9 @@ def report(results, by_phase, args):
                 a = statistics.mean(by_phase[(k, "pvomp", "pvsched")])
                 b = statistics.mean(by_phase[(k, "pvomp", "default")])
                 print("    burst at +%4d us: %.2f x" % (k * 8000 // args.phases, a / b))
+        rr = round_ratios(by_round, sc, args.rounds)
+        print("  pvsched / best, round by round: %s (median %.2f)" %
+              (", ".join("%.2f" % r for r in rr), statistics.median(rr)))
         pv = med[("pvomp", "pvsched")][0]
         ok = pv <= 1.1 * best
         verdicts.append("(%s) pvsched time/barrier %.2f x the best: %s" %
