@@ -18,16 +18,6 @@ static inline uint32_t pv_phantom_now(void)
     return *pv_phantom_count_ptr;
 }
 
-/* pvsched's slice rule (slice.c): nonzero - how long this thread has held
- * its CPU, in ns - when that is longer than a scheduler slice while another
- * task waits for the CPU; the caller then yields.  Says so at most once per
- * slice. */
-uint64_t pv_phantom_slice_over(void);
-void pv_phantom_slice_configure(void);
-uint64_t pv_phantom_slice_ns(void);
-struct pvomp_phantom_proc;
-void pv_phantom_slice_publish(const struct pvomp_phantom_proc *p);
-
 /* Map this process's page.  Returns false, with a reason in *why, when no
  * tracker is running or the page cannot be mapped. */
 bool pv_phantom_open(const char **why);
@@ -40,6 +30,15 @@ void pv_phantom_thread_start(void);
  * no page is mapped. */
 struct pvomp_phantom_proc;
 const struct pvomp_phantom_proc *pv_phantom_page(void);
+
+/* pvsched's slice rule (slice.c): nonzero - how long this thread has held
+ * its CPU, in ns - when that is longer than a scheduler slice while another
+ * task waits for the CPU; the caller then yields.  Says so at most once per
+ * slice.  _publish points the rule at a page (NULL: none). */
+uint64_t pv_phantom_slice_over(void);
+void pv_phantom_slice_configure(void);
+uint64_t pv_phantom_slice_ns(void);
+void pv_phantom_slice_publish(const struct pvomp_phantom_proc *p);
 
 /* The exported function whose entry the tracker's registration uprobe
  * watches (listed in src/runtime/abi/pvomp.abi). */

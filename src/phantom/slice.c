@@ -16,7 +16,7 @@
 #include "runtime/internal.h"
 
 static const uint64_t no_queue[PVOMP_PHANTOM_MAX_CPUS];
-const volatile uint64_t *pv_phantom_queued_ptr = no_queue;
+static const volatile uint64_t *queued_ptr = no_queue; /* the page's queued_since_ns */
 static uint64_t slice_ns;
 static __thread uint64_t not_before_ns; /* spacing of the yields of one thread */
 
@@ -55,7 +55,7 @@ uint64_t pv_phantom_slice_ns(void)
 
 void pv_phantom_slice_publish(const struct pvomp_phantom_proc *p)
 {
-    pv_phantom_queued_ptr = p ? p->queued_since_ns : no_queue;
+    queued_ptr = p ? p->queued_since_ns : no_queue;
 }
 
 uint64_t pv_phantom_slice_over(void)
@@ -63,7 +63,7 @@ uint64_t pv_phantom_slice_over(void)
     int cpu = sched_getcpu(); /* glibc reads it from rseq: no system call */
     if (cpu < 0 || cpu >= (int)PVOMP_PHANTOM_MAX_CPUS || !slice_ns)
         return 0;
-    uint64_t since = pv_phantom_queued_ptr[cpu];
+    uint64_t since = queued_ptr[cpu];
     if (!since)
         return 0;
     struct timespec ts;

@@ -1,6 +1,7 @@
 /* LD_PRELOAD shim for trace_test.py's `direct` test: a file system that
  * opens with O_DIRECT but refuses direct writes (EINVAL), as some do.  The
- * first refusal is reported on stderr, so the test knows it happened. */
+ * first refusal is reported on stderr, so the test knows it happened (and
+ * fails should logfile.c ever write other than with pwritev). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,14 +32,4 @@ ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
     if (!real)
         real = (ssize_t(*)(int, const struct iovec *, int, off_t))dlsym(RTLD_NEXT, "pwritev");
     return real(fd, iov, n, off);
-}
-
-ssize_t pwrite(int fd, const void *p, size_t len, off_t off)
-{
-    static ssize_t (*real)(int, const void *, size_t, off_t);
-    if (refuse(fd))
-        return -1;
-    if (!real)
-        real = (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
-    return real(fd, p, len, off);
 }

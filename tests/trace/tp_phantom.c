@@ -12,8 +12,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "pvomp_check.h"

@@ -951,13 +951,10 @@ def test_phantom():
     """phantom_change records the count a waiter saw, with the average and
     sequence number of the phantom page (tp_phantom under pvsched, against a
     fake pvomp-phantomd whose page the test writes between phases)."""
-    log = os.path.join(TMP, "ph.log")
-    sock = os.path.join(TMP, "phantomd.sock")
-    _, holder = fake_phantomd(sock)
     # The page for each phase: (phantoms, avg in 16.16, seq).
     phases = [(2, 0x18000, 7), (0, 0x4000, 8), (3, 0x2c000, 11)]
-    recs, err = run_phased(log, sock, holder, phases, lambda h, ph: set_phantom_page(h, *ph),
-                           GOMP_SPINCOUNT=0)
+    recs, err, log = run_phased("ph", phases, lambda h, ph: set_phantom_page(h, *ph),
+                                GOMP_SPINCOUNT=0)
     check("pvsched" not in err, "pvsched did not start: " + err)
     got = [(r[3]["phantoms"], r[3]["avg_fp"], r[3]["seq"]) for r in recs if r[0] == "phantom_change"]
     check(got == phases, "phantom_change records %r, wanted %r" % (got, phases))
@@ -967,9 +964,13 @@ def test_phantom():
     print("phantom: %d phantom_change records with the page's average and sequence" % len(got))
 
 
-def run_phased(log, sock, holder, phases, set_page, mode="wait", **env):
-    """tp_phantom under pvsched against the fake daemon: before each phase,
-    set_page(holder, phase) writes the page.  Returns (dump records, stderr)."""
+def run_phased(name, phases, set_page, mode="wait", **env):
+    """tp_phantom under pvsched against a fake daemon of its own (socket and
+    log named after `name`): before each phase, set_page(holder, phase)
+    writes the page.  Returns (dump records, stderr, log path)."""
+    log = os.path.join(TMP, name + ".log")
+    sock = os.path.join(TMP, name + ".sock")
+    _, holder = fake_phantomd(sock)
     p = subprocess.Popen([os.path.join(A.build, "tp_phantom"), str(len(phases)), mode],
                          env=trace_env(log, PVOMP_TRACE_EVENTS="*", GOMP_WAIT_POLICY="pvsched",
                                        PVOMP_PHANTOMD_SOCKET=sock, OMP_NUM_THREADS=2, **env),
@@ -991,7 +992,7 @@ def run_phased(log, sock, holder, phases, set_page, mode="wait", **env):
     check(p.returncode == 0 and "done" in out, "tp_phantom failed (%d):\n%s" % (p.returncode, err))
     check("using the default policy" not in err, "pvsched did not start: " + err)
     recs, _ = dump(log, "--abs")
-    return recs, err
+    return recs, err, log
 
 
 def slice_yields_by_phase(recs, phases):
@@ -1016,12 +1017,9 @@ def test_slice():
     not when the page says nobody waits, nor with PVOMP_PVSCHED_SLICE_US=0.
     tp_phantom's thread 0 spins ~20 ms at a barrier per phase; a fake
     pvomp-phantomd writes queued_since_ns between phases."""
-    sock = os.path.join(TMP, "slice.sock")
-    _, holder = fake_phantomd(sock)
-    log = os.path.join(TMP, "slice.log")
     # A time long past: the slice is over at once.  0: nobody waits.
     phases = [1, 0, 1]
-    recs, _ = run_phased(log, sock, holder, phases, set_queued_since)
+    recs, _, _ = run_phased("slice", phases, set_queued_since)
     by = slice_yields_by_phase(recs, len(phases))
     counts = [len(b) for b in by]
     check(counts[1] == 0, "slice yields while nobody waits for the CPU: %r" % counts)
@@ -1043,17 +1041,11 @@ def test_slice():
           % (counts, by[0][0][3]["slice_ns"] // 1000))
 
     # The rule turned off.
-    sock2 = os.path.join(TMP, "slice2.sock")
-    _, holder2 = fake_phantomd(sock2)
-    recs, _ = run_phased(os.path.join(TMP, "slice-off.log"), sock2, holder2, [1],
-                         set_queued_since, PVOMP_PVSCHED_SLICE_US=0)
+    recs, _, _ = run_phased("slice-off", [1], set_queued_since, PVOMP_PVSCHED_SLICE_US=0)
     n = sum(1 for r in recs if r[0] == "wait_slice_yield")
     check(n == 0, "%d slice yields with PVOMP_PVSCHED_SLICE_US=0" % n)
     # A bad value: a warning, and the kernel's slice.
-    sock3 = os.path.join(TMP, "slice3.sock")
-    _, holder3 = fake_phantomd(sock3)
-    recs, err = run_phased(os.path.join(TMP, "slice-bad.log"), sock3, holder3, [1],
-                           set_queued_since, PVOMP_PVSCHED_SLICE_US="2ms")
+    recs, err, _ = run_phased("slice-bad", [1], set_queued_since, PVOMP_PVSCHED_SLICE_US="2ms")
     check("PVOMP_PVSCHED_SLICE_US='2ms'" in err, "no warning for a bad value: " + err)
     n = sum(1 for r in recs if r[0] == "wait_slice_yield")
     check(n >= 4, "only %d slice yields after a bad PVOMP_PVSCHED_SLICE_US" % n)
@@ -1061,10 +1053,8 @@ def test_slice():
     # Many short waits: barriers back to back, each wait at most 30 spins
     # (GOMP_SPINCOUNT) before it sleeps.  The rule still applies, since a
     # thread's spins are counted across waits for its every-64-spins check.
-    sock4 = os.path.join(TMP, "slice4.sock")
-    _, holder4 = fake_phantomd(sock4)
-    recs, _ = run_phased(os.path.join(TMP, "slice-barriers.log"), sock4, holder4, [1, 0],
-                         set_queued_since, mode="barriers", GOMP_SPINCOUNT=30)
+    recs, _, _ = run_phased("slice-barriers", [1, 0], set_queued_since, mode="barriers",
+                            GOMP_SPINCOUNT=30)
     counts = [len(b) for b in slice_yields_by_phase(recs, 2)]
     check(counts[0] >= 4 and counts[1] == 0,
           "slice yields with barriers back to back: %r (wanted >= 4, then 0)" % counts)
