@@ -16,6 +16,7 @@ file's page-cache copy).
 """
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import tempfile
@@ -62,12 +63,15 @@ def main():
     ap.add_argument("--log", help="where the traced runs write (default: a temporary file)")
     ap.add_argument("--also", action="append", default=[], metavar="LABEL:K=V[,K=V]",
                     help="one more traced configuration, with these environment variables "
-                         "(e.g. buffered:PVOMP_TRACE_DIRECT=0); repeatable")
+                         "(e.g. buffered:PVOMP_TRACE_DIRECT=0, or "
+                         "'nowait:PVOMP_TRACE_EVENTS=*,!wait_*'); repeatable")
     a = ap.parse_args()
     configs = [("traced", {})]
     for spec in a.also:
         label, _, kvs = spec.partition(":")
-        env = dict(kv.split("=", 1) for kv in kvs.split(",") if kv)
+        # K=V pairs separated by commas; a value may hold commas itself
+        # (PVOMP_TRACE_EVENTS=*,!wait_*): a new pair starts at ",NAME=".
+        env = dict(kv.split("=", 1) for kv in re.split(r",(?=[A-Za-z_][A-Za-z0-9_]*=)", kvs) if kv)
         configs.append((label, env))
     builds = [os.path.abspath(b) for b in a.builds]
     for b in builds:
