@@ -11,6 +11,7 @@
  *                and device events are src/target's, on its host device).
  * Callbacks answered never or impossible are not registered, so a later
  * get_callback reports none. */
+#include <time.h>
 #include <stddef.h>
 
 #include "ompt/tool.h"
@@ -86,13 +87,25 @@ int pv_ompt_get_callback(ompt_callbacks_t event, ompt_callback_t *callback)
     return 1;
 }
 
-long pv_ompt_inert(void)
-{
-    return 0;
-}
+struct pv_ompt_dispatch_slot pv_ompt_dispatching[64];
+__thread unsigned pv_ompt_dispatch_depth __attribute__((tls_model("initial-exec")));
 
 void pv_ompt_clear_callbacks(void)
 {
+    /* seq_cst: the first half of the pairing in ompt.h. */
     for (int i = 0; i < PV_OMPT_NEVENTS; i++)
-        __atomic_store_n(&pv_ompt_callbacks[i], NULL, __ATOMIC_RELEASE);
+        __atomic_store_n(&pv_ompt_callbacks[i], NULL, __ATOMIC_SEQ_CST);
+}
+
+void pv_ompt_wait_dispatches(void)
+{
+    struct timespec nap = { 0, 50000 };
+    for (int i = 0; i < 20000; i++) {
+        unsigned long busy = 0;
+        for (int k = 0; k < 64; k++)
+            busy += __atomic_load_n(&pv_ompt_dispatching[k].n, __ATOMIC_SEQ_CST);
+        if (busy <= pv_ompt_dispatch_depth)
+            return;
+        nanosleep(&nap, NULL);
+    }
 }

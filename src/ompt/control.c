@@ -16,10 +16,13 @@ PV_EXPORT int omp_control_tool(int command, int modifier, void *arg)
     if (!pv_ompt_tool())
         return PV_CONTROL_TOOL_NOTOOL;
     pv_ompt_thread_ensure();
-    /* One load: NULL means no callback (pv_ompt_cb never gives NULL). */
+    /* One load, inside the count of callbacks in progress (ompt.h): NULL
+     * means no callback. */
+    unsigned long *n = pv_ompt_dispatch_begin();
     ompt_callback_control_tool_t cb = (ompt_callback_control_tool_t)__atomic_load_n(
-        &pv_ompt_callbacks[ompt_callback_control_tool], __ATOMIC_RELAXED);
-    if (!cb)
-        return PV_CONTROL_TOOL_NOCALLBACK;
-    return cb((uint64_t)command, (uint64_t)modifier, arg, __builtin_return_address(0));
+        &pv_ompt_callbacks[ompt_callback_control_tool], __ATOMIC_SEQ_CST);
+    int ret = cb ? cb((uint64_t)command, (uint64_t)modifier, arg, __builtin_return_address(0))
+                 : PV_CONTROL_TOOL_NOCALLBACK;
+    pv_ompt_dispatch_end(n);
+    return ret;
 }

@@ -29,15 +29,15 @@ void pv_ompt_mutex_acquire(int kind, const void *wait_id, const void *codeptr)
     pv_ompt_enter();
     pv_ompt_set_state(wait_state(kind), wait_id);
     if (pv_ompt_on(mutex_acquire))
-        pv_ompt_cb(mutex_acquire)(kind, 0, PV_OMPT_MUTEX_IMPL_FUTEX, wid(wait_id),
-                                  pv_ompt_codeptr(codeptr));
+        pv_ompt_call(mutex_acquire, kind, 0, PV_OMPT_MUTEX_IMPL_FUTEX, wid(wait_id),
+                     pv_ompt_codeptr(codeptr));
 }
 
 void pv_ompt_mutex_acquired(int kind, const void *wait_id, const void *codeptr)
 {
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
     if (pv_ompt_on(mutex_acquired))
-        pv_ompt_cbt(mutex_acquired, mutex)(kind, wid(wait_id), pv_ompt_codeptr(codeptr));
+        pv_ompt_callt(mutex_acquired, mutex, kind, wid(wait_id), pv_ompt_codeptr(codeptr));
 }
 
 void pv_ompt_mutex_failed(void)
@@ -49,27 +49,27 @@ void pv_ompt_mutex_released(int kind, const void *wait_id, const void *codeptr)
 {
     pv_ompt_enter();
     if (pv_ompt_on(mutex_released))
-        pv_ompt_cbt(mutex_released, mutex)(kind, wid(wait_id), pv_ompt_codeptr(codeptr));
+        pv_ompt_callt(mutex_released, mutex, kind, wid(wait_id), pv_ompt_codeptr(codeptr));
 }
 
 void pv_ompt_lock_init(int kind, unsigned hint, const void *wait_id, const void *codeptr)
 {
     pv_ompt_enter();
     if (pv_ompt_on(lock_init))
-        pv_ompt_cbt(lock_init, mutex_acquire)(kind, hint, PV_OMPT_MUTEX_IMPL_FUTEX, wid(wait_id),
-                              pv_ompt_codeptr(codeptr));
+        pv_ompt_callt(lock_init, mutex_acquire, kind, hint, PV_OMPT_MUTEX_IMPL_FUTEX, wid(wait_id),
+                      pv_ompt_codeptr(codeptr));
 }
 
 void pv_ompt_lock_destroy(int kind, const void *wait_id, const void *codeptr)
 {
     pv_ompt_enter();
     if (pv_ompt_on(lock_destroy))
-        pv_ompt_cbt(lock_destroy, mutex)(kind, wid(wait_id), pv_ompt_codeptr(codeptr));
+        pv_ompt_callt(lock_destroy, mutex, kind, wid(wait_id), pv_ompt_codeptr(codeptr));
 }
 
 void pv_ompt_nest_lock(int endpoint, const void *wait_id, const void *codeptr)
 {
     pv_ompt_enter();
     if (pv_ompt_on(nest_lock))
-        pv_ompt_cb(nest_lock)(endpoint, wid(wait_id), pv_ompt_codeptr(codeptr));
+        pv_ompt_call(nest_lock, endpoint, wid(wait_id), pv_ompt_codeptr(codeptr));
 }

@@ -66,7 +66,7 @@ static void dependences_event(struct pv_ompt_task *o, void **depend, size_t n)
     ompt_dependence_t small[16];
     ompt_dependence_t *deps = n <= 16 ? small : pv_malloc(n * sizeof *deps);
     decode_deps(depend, deps, n);
-    pv_ompt_cb(dependences)(&o->data, deps, (int)n);
+    pv_ompt_call(dependences, &o->data, deps, (int)n);
     if (deps != small)
         free(deps);
 }
@@ -93,7 +93,7 @@ static void announce(struct pv_task *t, int flags, void **depend)
     if (pv_ompt_on(task_create)) {
         enc->frame.enter_frame.ptr = frame;
         enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
-        pv_ompt_cb(task_create)(&enc->data, &enc->frame, &o->data, flags, ndeps > 0, codeptr);
+        pv_ompt_call(task_create, &enc->data, &enc->frame, &o->data, flags, ndeps > 0, codeptr);
         enc->frame.enter_frame.ptr = NULL;
         enc->frame.enter_frame_flags = 0;
     }
@@ -137,14 +137,14 @@ void pv_ompt_taskwait_complete(struct pv_task *w)
     pv_ompt_enter();
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
     if (pv_ompt_on(task_schedule))
-        pv_ompt_cb(task_schedule)(&w->ompt.data, ompt_taskwait_complete,
-                                  &pv_ompt_task_of(w->parent)->data);
+        pv_ompt_call(task_schedule, &w->ompt.data, ompt_taskwait_complete,
+                     &pv_ompt_task_of(w->parent)->data);
 }
 
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
 {
     if (pv_ompt_on(task_dependence))
-        pv_ompt_cb(task_dependence)(&src->ompt.data, &sink->ompt.data);
+        pv_ompt_call(task_dependence, &src->ompt.data, &sink->ompt.data);
 }
 
 void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame)
@@ -158,7 +158,7 @@ void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_
     n->thread_num = (int)pv_thr.ts.team_id;
     pv_ompt_set_state(pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial, NULL);
     if (pv_ompt_on(task_schedule))
-        pv_ompt_cb(task_schedule)(&p->data, ompt_task_switch, &n->data);
+        pv_ompt_call(task_schedule, &p->data, ompt_task_switch, &n->data);
 }
 
 void pv_ompt_task_end(struct pv_task *t, bool cancelled, struct pv_task *next)
@@ -169,13 +169,13 @@ void pv_ompt_task_end(struct pv_task *t, bool cancelled, struct pv_task *next)
     if (cancelled) {
         status = ompt_task_cancel;
         if (pv_ompt_on(cancel))
-            pv_ompt_cb(cancel)(&o->data, ompt_cancel_discarded_task, NULL);
+            pv_ompt_call(cancel, &o->data, ompt_cancel_discarded_task, NULL);
     } else if ((t->tflags & PV_TF_DETACH) &&
                !(atomic_load_explicit(&t->detach, memory_order_acquire) & PV_DETACH_FULFILLED)) {
         status = ompt_task_detach;
     }
     if (pv_ompt_on(task_schedule))
-        pv_ompt_cb(task_schedule)(&o->data, status, &pv_ompt_task_of(next)->data);
+        pv_ompt_call(task_schedule, &o->data, status, &pv_ompt_task_of(next)->data);
     pv_ompt_set_state(o->saved_state, NULL);
 }
 
@@ -183,18 +183,21 @@ void pv_ompt_task_fulfilled(struct pv_task *t, bool late)
 {
     pv_ompt_enter();
     if (pv_ompt_on(task_schedule))
-        pv_ompt_cb(task_schedule)(&t->ompt.data,
-                                  late ? ompt_task_late_fulfill : ompt_task_early_fulfill, NULL);
+        pv_ompt_call(task_schedule, &t->ompt.data,
+                     late ? ompt_task_late_fulfill : ompt_task_early_fulfill, NULL);
 }
 
 /* ------------------------------------------------- taskwait and taskgroup */
 
+/* type: ompt_callback_sync_region or _wait (one signature). */
 static void sync_event(int type, int kind, int endpoint, const void *codeptr)
 {
-    ompt_callback_sync_region_t cb =
-        (ompt_callback_sync_region_t)__atomic_load_n(&pv_ompt_callbacks[type], __ATOMIC_RELAXED);
-    if (cb)
-        cb(kind, endpoint, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, codeptr);
+    if (type == ompt_callback_sync_region)
+        pv_ompt_call(sync_region, kind, endpoint, pv_ompt_cur_parallel(),
+                     &pv_ompt_cur_task()->data, codeptr);
+    else
+        pv_ompt_callt(sync_region_wait, sync_region, kind, endpoint, pv_ompt_cur_parallel(),
+                      &pv_ompt_cur_task()->data, codeptr);
 }
 
 static int sync_state(int kind)
@@ -236,9 +239,9 @@ void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr)
     else
         pv_ompt_thr.taskloop_codeptr = NULL;
     if (pv_ompt_on(work))
-        pv_ompt_cb(work)(ompt_work_taskloop, begin ? ompt_scope_begin : ompt_scope_end,
-                         pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, begin ? count : 0,
-                         codeptr);
+        pv_ompt_call(work, ompt_work_taskloop, begin ? ompt_scope_begin : ompt_scope_end,
+                     pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, begin ? count : 0,
+                     codeptr);
 }
 
 /* ---------------------------------------------------- cancel and error */
@@ -257,7 +260,7 @@ void pv_ompt_cancel(int which, bool activated, const void *codeptr)
         flags |= ompt_cancel_sections;
     if (which & 8)
         flags |= ompt_cancel_taskgroup;
-    pv_ompt_cb(cancel)(&pv_ompt_cur_task()->data, flags, pv_ompt_codeptr(codeptr));
+    pv_ompt_call(cancel, &pv_ompt_cur_task()->data, flags, pv_ompt_codeptr(codeptr));
 }
 
 void pv_ompt_error(int severity, const char *msg, size_t len, const void *codeptr)
@@ -269,5 +272,5 @@ void pv_ompt_error(int severity, const char *msg, size_t len, const void *codept
         len = 0;
     else if (len == (size_t)-1)
         len = strlen(msg);
-    pv_ompt_cb(error)((ompt_severity_t)severity, msg, len, pv_ompt_codeptr(codeptr));
+    pv_ompt_call(error, (ompt_severity_t)severity, msg, len, pv_ompt_codeptr(codeptr));
 }

@@ -44,20 +44,20 @@ static void barrier_enter(int kind, ompt_data_t *par, ompt_data_t *task, const v
                           const void *wait_id)
 {
     if (pv_ompt_on(sync_region))
-        pv_ompt_cb(sync_region)(kind, ompt_scope_begin, par, task, codeptr);
+        pv_ompt_call(sync_region, kind, ompt_scope_begin, par, task, codeptr);
     pv_ompt_set_state(barrier_state(kind), wait_id);
     if (pv_ompt_on(sync_region_wait))
-        pv_ompt_cbt(sync_region_wait, sync_region)(kind, ompt_scope_begin, par, task, codeptr);
+        pv_ompt_callt(sync_region_wait, sync_region, kind, ompt_scope_begin, par, task, codeptr);
 }
 
 static void barrier_leave(int kind, ompt_data_t *par, ompt_data_t *task, const void *codeptr,
                           int after)
 {
     if (pv_ompt_on(sync_region_wait))
-        pv_ompt_cbt(sync_region_wait, sync_region)(kind, ompt_scope_end, par, task, codeptr);
+        pv_ompt_callt(sync_region_wait, sync_region, kind, ompt_scope_end, par, task, codeptr);
     pv_ompt_set_state(after, NULL);
     if (pv_ompt_on(sync_region))
-        pv_ompt_cb(sync_region)(kind, ompt_scope_end, par, task, codeptr);
+        pv_ompt_call(sync_region, kind, ompt_scope_end, par, task, codeptr);
 }
 
 /* ---------------------------------------------------------- the region */
@@ -101,8 +101,8 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     enc->frame.enter_frame.ptr = frame;
     enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
     if (pv_ompt_on(parallel_begin))
-        pv_ompt_cb(parallel_begin)(&enc->data, &enc->frame, &team->ompt.data, requested, flags,
-                                   codeptr);
+        pv_ompt_call(parallel_begin, &enc->data, &enc->frame, &team->ompt.data, requested, flags,
+                     codeptr);
 }
 
 /* The combined construct a member starts inside (parallel for/sections). */
@@ -112,8 +112,8 @@ static void combined_work_begin(struct pv_team *team, struct pv_ompt_task *o)
     if (slot)
         *slot = team->ompt.combined_work;
     if (pv_ompt_on(work))
-        pv_ompt_cb(work)(team->ompt.combined_work, ompt_scope_begin, &team->ompt.data, &o->data,
-                         team->ws[0].n, team->ompt.codeptr);
+        pv_ompt_call(work, team->ompt.combined_work, ompt_scope_begin, &team->ompt.data, &o->data,
+                     team->ws[0].n, team->ompt.codeptr);
 }
 
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame)
@@ -126,8 +126,8 @@ void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame)
     }
     pv_ompt_set_state(ompt_state_work_parallel, NULL);
     if (pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(ompt_scope_begin, &team->ompt.data, &o->data, team->nthreads,
-                                  id, ompt_task_implicit);
+        pv_ompt_call(implicit_task, ompt_scope_begin, &team->ompt.data, &o->data, team->nthreads,
+                     id, ompt_task_implicit);
     if (team->ompt.combined_work)
         combined_work_begin(team, o);
 }
@@ -159,8 +159,8 @@ void pv_ompt_worker_end(struct pv_team *team, unsigned id)
     me->use_ending = 1;
     barrier_leave(kind, NULL, &me->ending.data, codeptr, ompt_state_overhead);
     if (pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(ompt_scope_end, NULL, &me->ending.data, 0, id,
-                                  ompt_task_implicit);
+        pv_ompt_call(implicit_task, ompt_scope_end, NULL, &me->ending.data, 0, id,
+                     ompt_task_implicit);
     me->use_ending = 0;
     int *slot = pv_ompt_work_slot();
     if (slot)
@@ -198,8 +198,8 @@ void pv_ompt_primary_end(struct pv_team *team)
     pv_barrier_wait(&team->final, team, false);
     barrier_leave(kind, &team->ompt.data, &o->data, codeptr, ompt_state_overhead);
     if (pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(ompt_scope_end, &team->ompt.data, &o->data, 0, 0,
-                                  ompt_task_implicit);
+        pv_ompt_call(implicit_task, ompt_scope_end, &team->ompt.data, &o->data, 0, 0,
+                     ompt_task_implicit);
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = 0;
@@ -211,8 +211,8 @@ void pv_ompt_parallel_end(struct pv_team *team)
     pv_ompt_enter();
     struct pv_ompt_task *enc = team->ompt.encountering;
     if (pv_ompt_on(parallel_end))
-        pv_ompt_cb(parallel_end)(&team->ompt.data, &enc->data, team->ompt.flags,
-                                 team->ompt.codeptr);
+        pv_ompt_call(parallel_end, &team->ompt.data, &enc->data, team->ompt.flags,
+                     team->ompt.codeptr);
     enc->frame.enter_frame.ptr = NULL;
     enc->frame.enter_frame_flags = 0;
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
@@ -260,8 +260,8 @@ void pv_ompt_league_begin(unsigned num_teams, const void *codeptr)
     me->league_codeptr = codeptr;
     me->league_parallel.value = 0;
     if (pv_ompt_on(parallel_begin))
-        pv_ompt_cb(parallel_begin)(&enc->data, &enc->frame, &me->league_parallel, num_teams,
-                                   ompt_parallel_league | ompt_parallel_invoker_runtime, codeptr);
+        pv_ompt_call(parallel_begin, &enc->data, &enc->frame, &me->league_parallel, num_teams,
+                     ompt_parallel_league | ompt_parallel_invoker_runtime, codeptr);
     me->in_league = 1;
 }
 
@@ -276,9 +276,9 @@ void pv_ompt_league_team(bool begin, unsigned team_num)
         o->thread_num = 0;
     }
     if (pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(begin ? ompt_scope_begin : ompt_scope_end, &me->league_parallel,
-                                  &o->data, begin ? me->league_size : 0, team_num,
-                                  ompt_task_initial);
+        pv_ompt_call(implicit_task, begin ? ompt_scope_begin : ompt_scope_end, &me->league_parallel,
+                     &o->data, begin ? me->league_size : 0, team_num,
+                     ompt_task_initial);
 }
 
 void pv_ompt_league_end(void)
@@ -286,7 +286,7 @@ void pv_ompt_league_end(void)
     struct pv_ompt_thread *me = &pv_ompt_thr;
     me->in_league = 0;
     if (pv_ompt_on(parallel_end))
-        pv_ompt_cb(parallel_end)(&me->league_parallel, &me->league_enc->data,
-                                 ompt_parallel_league | ompt_parallel_invoker_runtime,
-                                 me->league_codeptr);
+        pv_ompt_call(parallel_end, &me->league_parallel, &me->league_enc->data,
+                     ompt_parallel_league | ompt_parallel_invoker_runtime,
+                     me->league_codeptr);
 }

@@ -14,8 +14,8 @@ static void work_event(int type, int endpoint, uint64_t count, const void *codep
 {
     if (!pv_ompt_on(work))
         return;
-    pv_ompt_cb(work)(type, endpoint, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, count,
-                     pv_ompt_codeptr(codeptr));
+    pv_ompt_call(work, type, endpoint, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, count,
+                 pv_ompt_codeptr(codeptr));
 }
 
 static void work_begin(int type, uint64_t count, const void *codeptr)
@@ -59,8 +59,8 @@ void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsig
     if (!pv_ompt_on(dispatch))
         return;
     ompt_data_t instance = {.value = s0};
-    pv_ompt_cb(dispatch)(pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
-                         ompt_dispatch_iteration, instance);
+    pv_ompt_call(dispatch, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
+                 ompt_dispatch_iteration, instance);
 }
 
 /* A section is reported by its number (1-based, as the program sees it). */
@@ -70,8 +70,8 @@ void pv_ompt_dispatch_section(unsigned section)
     if (!pv_ompt_on(dispatch))
         return;
     ompt_data_t instance = {.value = section};
-    pv_ompt_cb(dispatch)(pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
-                         ompt_dispatch_section, instance);
+    pv_ompt_call(dispatch, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
+                 ompt_dispatch_section, instance);
 }
 
 void pv_ompt_single(bool executor, bool copy, const void *codeptr)

@@ -22,6 +22,7 @@
 #define PV_OMPT_OMPT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
 #include "ompt/ompt_types.h"
@@ -52,24 +53,57 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
 #define pv_ompt_tool() __builtin_expect(pv_ompt_active, 0)
 #endif
 
-/* What pv_ompt_cb gives for a slot that was cleared after the pv_ompt_on
- * test (the tool unregistered the callback, or was finalized, in between):
- * does nothing and returns 0.  Called through the callback's own type,
- * which the x86-64 and AArch64 calling conventions make harmless for a
- * function that reads no argument. */
-long pv_ompt_inert(void) PV_OMPT_HIDDEN;
-static inline ompt_callback_t pv_ompt_or_inert(ompt_callback_t f)
+/* Callbacks in progress, counted in 64 slots (a thread's slot is a hash of
+ * its TLS address; padded, so that threads rarely share a line), so that the
+ * finalizer can wait for every callback that started before it cleared the
+ * table: the tool's finalize then runs after the last of them returned, and
+ * none starts after it.  The pairing is Dekker's: a dispatcher increments
+ * its slot, then loads the callback (both seq_cst); the finalizer stores
+ * NULL in every slot of the table, then reads the counts (seq_cst).  Either
+ * it sees the increment and waits for the decrement, or the dispatcher's
+ * load comes after the NULL store and calls nothing. */
+struct pv_ompt_dispatch_slot {
+    _Alignas(64) unsigned long n;
+};
+extern PV_OMPT_HIDDEN struct pv_ompt_dispatch_slot pv_ompt_dispatching[64];
+extern __thread PV_OMPT_HIDDEN unsigned pv_ompt_dispatch_depth
+    __attribute__((tls_model("initial-exec")));
+
+static inline unsigned long *pv_ompt_dispatch_begin(void)
 {
-    return f ? f : (ompt_callback_t)pv_ompt_inert;
+    uint64_t h = ((uint64_t)(uintptr_t)&pv_ompt_dispatch_depth >> 6) * 0x9E3779B97F4A7C15ull;
+    unsigned long *n = &pv_ompt_dispatching[h >> 58].n;
+    __atomic_fetch_add(n, 1, __ATOMIC_SEQ_CST);
+    pv_ompt_dispatch_depth++;
+    return n;
 }
 
-/* The registered callback of `ev`, with its type (pv_ompt_cbt: events whose
- * signature has another name, e.g. mutex_acquired is an ompt_callback_mutex_t).
- * The slot is loaded again here, after pv_ompt_on: never NULL. */
-#define pv_ompt_cbt(ev, type)                                                           \
-    ((ompt_callback_##type##_t)pv_ompt_or_inert(__atomic_load_n(                         \
-        &pv_ompt_callbacks[ompt_callback_##ev], __ATOMIC_RELAXED)))
-#define pv_ompt_cb(ev) pv_ompt_cbt(ev, ev)
+static inline void pv_ompt_dispatch_end(unsigned long *n)
+{
+    pv_ompt_dispatch_depth--;
+    /* Release: the callback's effects come before the finalizer goes on. */
+    __atomic_fetch_sub(n, 1, __ATOMIC_RELEASE);
+}
+
+/* Finalizer: after clearing the table, until only the calling thread's own
+ * callbacks (it may be finalizing from one) are in progress; at most about
+ * a second, for a callback that waits for the finalizing thread. */
+void pv_ompt_wait_dispatches(void) PV_OMPT_HIDDEN;
+
+/* Call the registered callback of `ev` with these arguments, if there is
+ * one (pv_ompt_callt: events whose signature has another name, e.g.
+ * mutex_acquired is an ompt_callback_mutex_t).  Used behind pv_ompt_on(ev),
+ * which stays the cheap test; the slot is loaded again here. */
+#define pv_ompt_callt(ev, type, ...)                                                   \
+    do {                                                                                \
+        unsigned long *n_ = pv_ompt_dispatch_begin();                                   \
+        ompt_callback_##type##_t f_ = (ompt_callback_##type##_t)__atomic_load_n(        \
+            &pv_ompt_callbacks[ompt_callback_##ev], __ATOMIC_SEQ_CST);                  \
+        if (f_)                                                                         \
+            f_(__VA_ARGS__);                                                            \
+        pv_ompt_dispatch_end(n_);                                                       \
+    } while (0)
+#define pv_ompt_call(ev, ...) pv_ompt_callt(ev, ev, __VA_ARGS__)
 
 /* Per-thread OMPT state. */
 struct pv_ompt_thread {

@@ -21,7 +21,7 @@ void pv_ompt_thread_begin(void)
     t->type = worker ? ompt_thread_worker : ompt_thread_initial;
     t->state = worker ? ompt_state_idle : ompt_state_work_serial;
     if (pv_ompt_on(thread_begin))
-        pv_ompt_cb(thread_begin)((ompt_thread_t)t->type, &t->data);
+        pv_ompt_call(thread_begin, (ompt_thread_t)t->type, &t->data);
     if (worker)
         return;
     struct pv_ompt_task *initial = &pv_thr.initial_task.ompt;
@@ -29,8 +29,8 @@ void pv_ompt_thread_begin(void)
     initial->parallel = &t->initial_parallel.data;
     initial->thread_num = 0;
     if (pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(ompt_scope_begin, &t->initial_parallel.data, &initial->data, 1,
-                                  1, ompt_task_initial);
+        pv_ompt_call(implicit_task, ompt_scope_begin, &t->initial_parallel.data, &initial->data, 1,
+                     1, ompt_task_initial);
 }
 
 void pv_ompt_thread_end(void)
@@ -40,9 +40,9 @@ void pv_ompt_thread_end(void)
         return;
     t->ended = 1;
     if (t->type == ompt_thread_initial && pv_ompt_on(implicit_task))
-        pv_ompt_cb(implicit_task)(ompt_scope_end, &t->initial_parallel.data,
-                                  &pv_thr.initial_task.ompt.data, 0, 1, ompt_task_initial);
+        pv_ompt_call(implicit_task, ompt_scope_end, &t->initial_parallel.data,
+                     &pv_thr.initial_task.ompt.data, 0, 1, ompt_task_initial);
     t->state = ompt_state_undefined;
     if (pv_ompt_on(thread_end))
-        pv_ompt_cb(thread_end)(&t->data);
+        pv_ompt_call(thread_end, &t->data);
 }

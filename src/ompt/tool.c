@@ -169,6 +169,7 @@ static void detach(void)
     pv_ompt_wait_workers_ended(); /* their last callbacks come before the end */
     pv_ompt_devices_detach();   /* device tracing delivered, device_finalize (src/target) */
     pv_ompt_clear_callbacks();
+    pv_ompt_wait_dispatches();  /* callbacks that started before the clearing end first */
     __atomic_store_n(&pv_ompt_active, false, __ATOMIC_RELEASE);
     tool = NULL;
     if (t && t->finalize)

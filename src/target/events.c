@@ -78,10 +78,10 @@ static void target_record(struct pv_tctx *c, ompt_scope_endpoint_t ep)
 static void target_callback(struct pv_tctx *c, ompt_scope_endpoint_t ep)
 {
     if (pv_ompt_on(target_emi))
-        pv_ompt_cb(target_emi)(c->kind, ep, c->device, c->task_data, c->target_task_data,
-                               &c->target_data, c->codeptr);
+        pv_ompt_call(target_emi, c->kind, ep, c->device, c->task_data, c->target_task_data,
+                     &c->target_data, c->codeptr);
     else if (pv_ompt_on(target))
-        pv_ompt_cb(target)(c->kind, ep, c->device, c->task_data, c->target_id, c->codeptr);
+        pv_ompt_call(target, c->kind, ep, c->device, c->task_data, c->target_id, c->codeptr);
 }
 
 static int wait_state(ompt_target_t kind)
@@ -144,12 +144,12 @@ void pv_ev_data_op_begin(struct pv_op *op, ompt_target_data_op_t optype, void *s
     cur_op = op;
     struct pv_tctx *c = op->ctx;
     if (pv_ompt_on(target_data_op_emi))
-        pv_ompt_cb(target_data_op_emi)(ompt_scope_begin, c ? c->target_task_data : NULL,
-                                       c ? &c->target_data : NULL, &op->host_op_id, optype,
-                                       src, src_dev, dst, dst_dev, bytes, c ? c->codeptr : NULL);
+        pv_ompt_call(target_data_op_emi, ompt_scope_begin, c ? c->target_task_data : NULL,
+                     c ? &c->target_data : NULL, &op->host_op_id, optype,
+                     src, src_dev, dst, dst_dev, bytes, c ? c->codeptr : NULL);
     else if (pv_ompt_on(target_data_op))
-        pv_ompt_cb(target_data_op)(c ? c->target_id : 0, op->host_op_id, optype, src, src_dev,
-                                   dst, dst_dev, bytes, c ? c->codeptr : NULL);
+        pv_ompt_call(target_data_op, c ? c->target_id : 0, op->host_op_id, optype, src, src_dev,
+                     dst, dst_dev, bytes, c ? c->codeptr : NULL);
     op->t0 = pv_dtrace_now();
 }
 
@@ -174,10 +174,10 @@ void pv_ev_data_op_end(struct pv_op *op)
         pv_dtrace_emit(op->device, &r);
     }
     if (pv_ompt_on(target_data_op_emi))
-        pv_ompt_cb(target_data_op_emi)(ompt_scope_end, c ? c->target_task_data : NULL,
-                                       c ? &c->target_data : NULL, &op->host_op_id, op->optype,
-                                       op->src, op->src_dev, op->dst, op->dst_dev, op->bytes,
-                                       c ? c->codeptr : NULL);
+        pv_ompt_call(target_data_op_emi, ompt_scope_end, c ? c->target_task_data : NULL,
+                     c ? &c->target_data : NULL, &op->host_op_id, op->optype,
+                     op->src, op->src_dev, op->dst, op->dst_dev, op->bytes,
+                     c ? c->codeptr : NULL);
     cur_op = NULL;
 }
 
@@ -194,10 +194,10 @@ void pv_ev_submit_begin(struct pv_op *op, int device, unsigned requested)
     cur_op = op;
     struct pv_tctx *c = op->ctx;
     if (pv_ompt_on(target_submit_emi))
-        pv_ompt_cb(target_submit_emi)(ompt_scope_begin, c ? &c->target_data : NULL,
-                                      &op->host_op_id, requested);
+        pv_ompt_call(target_submit_emi, ompt_scope_begin, c ? &c->target_data : NULL,
+                     &op->host_op_id, requested);
     else if (pv_ompt_on(target_submit))
-        pv_ompt_cb(target_submit)(c ? c->target_id : 0, op->host_op_id, requested);
+        pv_ompt_call(target_submit, c ? c->target_id : 0, op->host_op_id, requested);
     op->t0 = pv_dtrace_now();
 }
 
@@ -217,8 +217,8 @@ void pv_ev_submit_end(struct pv_op *op, unsigned granted)
         pv_dtrace_emit(op->device, &r);
     }
     if (pv_ompt_on(target_submit_emi))
-        pv_ompt_cb(target_submit_emi)(ompt_scope_end, c ? &c->target_data : NULL,
-                                      &op->host_op_id, op->requested);
+        pv_ompt_call(target_submit_emi, ompt_scope_end, c ? &c->target_data : NULL,
+                     &op->host_op_id, op->requested);
     cur_op = NULL;
 }
 
@@ -230,11 +230,11 @@ void pv_ev_map(unsigned n, void **host, void **dev, size_t *bytes, unsigned *fla
     if (!n)
         return;
     if (pv_ompt_on(target_map_emi))
-        pv_ompt_cb(target_map_emi)(c ? &c->target_data : NULL, n, host, dev, bytes, flags,
-                                   c ? c->codeptr : NULL);
+        pv_ompt_call(target_map_emi, c ? &c->target_data : NULL, n, host, dev, bytes, flags,
+                     c ? c->codeptr : NULL);
     else if (pv_ompt_on(target_map))
-        pv_ompt_cb(target_map)(c ? c->target_id : 0, n, host, dev, bytes, flags,
-                               c ? c->codeptr : NULL);
+        pv_ompt_call(target_map, c ? c->target_id : 0, n, host, dev, bytes, flags,
+                     c ? c->codeptr : NULL);
 }
 
 /* ompt_get_target_info (the lookup table points here). */
@@ -266,10 +266,10 @@ void pv_ev_device_init(int device)
     if (!pv_ev_on())
         return;
     if (pv_ompt_on(device_initialize))
-        pv_ompt_cb(device_initialize)(device, "pvomp-host-device", pv_dtrace_handle(device),
-                                      pv_dtrace_lookup,
-                                      "pvomp host device: separate memory, kernels on host "
-                                      "threads; see docs/target.md");
+        pv_ompt_call(device_initialize, device, "pvomp-host-device", pv_dtrace_handle(device),
+                     pv_dtrace_lookup,
+                     "pvomp host device: separate memory, kernels on host "
+                     "threads; see docs/target.md");
     if (pv_ompt_on(device_load)) {
         /* The device runs the program's own code: report the executable. */
         struct dl_phdr_info info = {0};
@@ -277,8 +277,8 @@ void pv_ev_device_init(int device)
         char path[512];
         ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
         path[len > 0 ? len : 0] = '\0';
-        pv_ompt_cb(device_load)(device, path, 0, (void *)info.dlpi_addr, 0,
-                                (void *)info.dlpi_addr, (void *)info.dlpi_addr, 1);
+        pv_ompt_call(device_load, device, path, 0, (void *)info.dlpi_addr, 0,
+                     (void *)info.dlpi_addr, (void *)info.dlpi_addr, 1);
     }
 }
 
@@ -288,7 +288,7 @@ void pv_ev_device_fini(int device)
     if (!pv_ev_on())
         return;
     if (pv_ompt_on(device_unload))
-        pv_ompt_cb(device_unload)(device, 1);
+        pv_ompt_call(device_unload, device, 1);
     if (pv_ompt_on(device_finalize))
-        pv_ompt_cb(device_finalize)(device);
+        pv_ompt_call(device_finalize, device);
 }
