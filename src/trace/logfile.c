@@ -194,8 +194,8 @@ static void *io_main(void *arg)
  * page where the kernel gives one (MADV_HUGEPAGE; THP "madvise" mode here).
  * With 4 KiB pages the writer took a page fault for every 4 KiB of a new
  * buffer and each direct write pinned 512 pages; in EPCC traced to a file,
- * huge pages brought BARRIER from 1.66x to 1.40x its untraced time and
- * SINGLE from 2.34x to 1.50x (docs/trace.md).  NULL when out of memory. */
+ * huge pages brought BARRIER from 1.64x to 1.29x its untraced time and
+ * SINGLE from 2.35x to 1.51x (docs/trace.md).  NULL when out of memory. */
 static uint8_t *staging_alloc(void)
 {
     uint8_t *m = mmap(NULL, 2 * (size_t)BUF_SIZE, PROT_READ | PROT_WRITE,
