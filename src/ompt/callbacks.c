@@ -97,15 +97,24 @@ void pv_ompt_clear_callbacks(void)
         __atomic_store_n(&pv_ompt_callbacks[i], NULL, __ATOMIC_SEQ_CST);
 }
 
-void pv_ompt_wait_dispatches(void)
+void pv_ompt_wait_until(bool (*done)(void))
 {
     struct timespec nap = { 0, 50000 };
-    for (int i = 0; i < 20000; i++) {
-        unsigned long busy = 0;
-        for (int k = 0; k < 64; k++)
-            busy += __atomic_load_n(&pv_ompt_dispatching[k].n, __ATOMIC_SEQ_CST);
-        if (busy <= pv_ompt_dispatch_depth)
-            return;
+    for (int i = 0; i < 20000 && !done(); i++)
         nanosleep(&nap, NULL);
-    }
+}
+
+/* No callback in progress but the calling thread's own (seq_cst loads: the
+ * second half of the pairing in ompt.h). */
+static bool dispatches_ended(void)
+{
+    unsigned long busy = 0;
+    for (int k = 0; k < 64; k++)
+        busy += __atomic_load_n(&pv_ompt_dispatching[k].n, __ATOMIC_SEQ_CST);
+    return busy <= pv_ompt_dispatch_depth;
+}
+
+void pv_ompt_wait_dispatches(void)
+{
+    pv_ompt_wait_until(dispatches_ended);
 }

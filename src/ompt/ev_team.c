@@ -8,7 +8,6 @@
  * data, with parallel_data NULL (as OpenMP 5.1 allows for those events). */
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
 #include "ompt/events.h"
 #include "ompt/tool.h"
@@ -176,15 +175,15 @@ void pv_ompt_worker_end(struct pv_team *team, unsigned id)
  * their callbacks (at most about a second, for a worker that is not
  * scheduled; a program that exits while other threads still run its
  * regions is not waited for). */
+static bool workers_ended(void)
+{
+    /* ending_here: finalized from one of those callbacks. */
+    return atomic_load_explicit(&workers_ending, memory_order_acquire) <= (unsigned)ending_here;
+}
+
 void pv_ompt_wait_workers_ended(void)
 {
-    struct timespec nap = { 0, 50000 };
-    unsigned self = ending_here; /* finalized from one of those callbacks */
-    for (int i = 0; i < 20000; i++) {
-        if (atomic_load_explicit(&workers_ending, memory_order_acquire) <= self)
-            return;
-        nanosleep(&nap, NULL);
-    }
+    pv_ompt_wait_until(workers_ended);
 }
 
 void pv_ompt_primary_end(struct pv_team *team)

@@ -85,11 +85,6 @@ static inline void pv_ompt_dispatch_end(unsigned long *n)
     __atomic_fetch_sub(n, 1, __ATOMIC_RELEASE);
 }
 
-/* Finalizer: after clearing the table, until only the calling thread's own
- * callbacks (it may be finalizing from one) are in progress; at most about
- * a second, for a callback that waits for the finalizing thread. */
-void pv_ompt_wait_dispatches(void) PV_OMPT_HIDDEN;
-
 /* Call the registered callback of `ev` with these arguments, if there is
  * one (pv_ompt_callt: events whose signature has another name, e.g.
  * mutex_acquired is an ompt_callback_mutex_t).  Used behind pv_ompt_on(ev),

@@ -24,6 +24,13 @@ ompt_set_result_t pv_ompt_set_callback(ompt_callbacks_t event, ompt_callback_t c
 int pv_ompt_get_callback(ompt_callbacks_t event, ompt_callback_t *callback);
 ompt_set_result_t pv_ompt_support(int event);  /* what set_callback answers for `event` */
 void pv_ompt_clear_callbacks(void);
+/* The finalizer's waits: until done() holds, polled every 50 us, at most
+ * about a second (for a thread that is not scheduled, or that waits for the
+ * finalizing thread itself). */
+void pv_ompt_wait_until(bool (*done)(void));
+/* After clearing the table: until only the calling thread's own callbacks
+ * (it may be finalizing from one) are in progress (ompt.h). */
+void pv_ompt_wait_dispatches(void);
 void pv_ompt_wait_workers_ended(void); /* ev_team.c */
 
 /* lookup.c: the entry-point lookup function given to the tool. */
