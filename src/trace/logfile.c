@@ -211,7 +211,8 @@ static uint8_t *staging_alloc(void)
     return p;
 }
 
-static void staging_free(struct iobuf *b)
+/* A buffer and its staging memory (get_buf made both). */
+static void iobuf_free(struct iobuf *b)
 {
     munmap(b->p, BUF_SIZE);
     free(b);
@@ -280,7 +281,7 @@ static bool direct_start(void)
         return false;
     cur->off = cur->len = cur->done = 0;
     if (pv_trace_spawn(&io_thread, io_main, "pvomp-trace-io") != 0) {
-        staging_free(cur);
+        iobuf_free(cur);
         cur = NULL;
         n_bufs = 0;
         return false;
@@ -387,7 +388,7 @@ void pv_trace_log_close(void)
         if (cur->len > cur->done && !atomic_load(&failed)) {
             queue_job(cur);
         } else {
-            staging_free(cur);
+            iobuf_free(cur);
         }
         pthread_mutex_lock(&io_lock);
         io_stop = 1;
@@ -396,7 +397,7 @@ void pv_trace_log_close(void)
         pthread_join(io_thread, NULL); /* it writes the queue first */
         for (struct iobuf *b = free_bufs, *next; b; b = next) {
             next = b->next;
-            staging_free(b);
+            iobuf_free(b);
         }
         free_bufs = cur = NULL;
         close(direct_fd);
