@@ -237,4 +237,8 @@ void pv_trace_buf_decls(struct pv_trace_buf *b, uint64_t base, const struct pvom
                         unsigned n, uint64_t ts, uint32_t tid) PV_TRACE_HIDDEN;
 void pv_trace_buf_preamble(struct pv_trace_buf *b) PV_TRACE_HIDDEN;
 
+/* objects.c: a pvtrace_object record for each loaded object not recorded yet. */
+void pv_trace_buf_objects(struct pv_trace_buf *b, uint64_t ts) PV_TRACE_HIDDEN;
+void pv_trace_objects_forget(void) PV_TRACE_HIDDEN;
+
 #endif

@@ -167,6 +167,9 @@ static void writer_pass(int final)
     meta = reg_meta;
     reg_meta = (struct pv_trace_buf){ 0 };
     pthread_mutex_unlock(&reg_lock);
+    /* Objects dlopened since the last pass, before the chunks that may
+     * name their code. */
+    pv_trace_buf_objects(&meta, pv_trace_now());
     if (meta.len) {
         struct iovec m = { meta.p, meta.len };
         pv_trace_log_put(&m, 1);

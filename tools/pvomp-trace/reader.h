@@ -70,7 +70,8 @@ enum tr_kind {
     K_OTHER = 0,
     K_DROPPED,
     /* the log's own records */
-    K_META_EVENT, K_META_PROCESS, K_META_CLOCK, K_META_CHUNK, K_META_CUT, K_META_END,
+    K_META_EVENT, K_META_PROCESS, K_META_CLOCK, K_META_CHUNK, K_META_CUT, K_META_OBJECT,
+    K_META_END, /* last of the log's own */
     /* runtime events the analyses understand */
     K_THREAD_BEGIN, K_THREAD_END,
     K_PARALLEL_BEGIN, K_PARALLEL_END, K_ITASK_BEGIN, K_ITASK_END,
@@ -145,6 +146,11 @@ struct tr_idmap {           /* open addressing: event id -> descriptor index */
 };
 #define TR_DIRECT_IDS 1024     /* small ids looked up directly */
 
+struct tr_object {          /* one pvtrace_object record */
+    uint64_t bias, start, end;  /* ELF address + bias = address; [start, end) mapped */
+    char *path, *build_id;      /* build_id: hex, "" when the object has none */
+};
+
 struct tr_log {
     const char *path;
     int fd;
@@ -176,6 +182,10 @@ struct tr_log {
     char *exe, *cmdline, *runtime, *clock_source;
     uint64_t clock_hz, clock_mono, clock_real, clock_ts;
     uint64_t first_ts, last_ts;  /* over records seen by the scan */
+
+    /* the loaded objects (pvtrace_object), in log order */
+    struct tr_object *objects;
+    size_t nobjects;
 };
 
 /* Open and scan.  Returns 0, or -1 when the file is not a readable log

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""The flight log names code (tests/trace/names/*.c, compiled here):
+
+    names_test.py TEST --bin BUILD/bin --lib BUILD/lib --src SOURCEDIR --cc CC
+
+objects: every loaded object is in the log (pvtrace_object) with its path,
+         address range and GNU build-id, a library dlopened later too."""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+A = None
+TMP = None
+NAMES = None
+
+
+def fail(msg):
+    raise AssertionError(msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def run(cmd, env=None, ok=(0,)):
+    p = subprocess.run([str(c) for c in cmd], env=env, capture_output=True, text=True)
+    check(p.returncode in ok, "%s: exit %d\nstdout:\n%s\nstderr:\n%s"
+          % (" ".join(map(str, cmd)), p.returncode, p.stdout, p.stderr))
+    return p
+
+
+def marker_line(src, marker):
+    with open(src) as f:
+        for n, line in enumerate(f, 1):
+            if "/* %s */" % marker in line:
+                return n
+    fail("no marker %s in %s" % (marker, src))
+
+
+def build(name, *flags, src="prog.c", shared=False):
+    out = os.path.join(TMP, name)
+    cmd = [A.cc, "-fopenmp", "-O1", "-Wl,--build-id", *flags]
+    if shared:
+        cmd += ["-shared", "-fPIC"]
+    run(cmd + ["-o", out, os.path.join(NAMES, src), "-ldl"])
+    return out
+
+
+def traced(log, *cmd, **extra):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("PVOMP_TRACE"):
+            del env[k]
+    env.update(PVOMP_TRACE=log, OMP_NUM_THREADS="2",
+               LD_LIBRARY_PATH=A.lib + ":" + env.get("LD_LIBRARY_PATH", ""))
+    env.update({k: str(v) for k, v in extra.items()})
+    return run(cmd, env=env)
+
+
+def reader(*args, ok=(0,)):
+    return run([os.path.join(A.bin, "pvomp-trace")] + list(args), ok=ok)
+
+
+def build_id(path):
+    out = run(["readelf", "-n", path]).stdout
+    m = re.search(r"Build ID: ([0-9a-f]+)", out)
+    check(m is not None, "%s has no build-id (readelf -n)" % path)
+    return m.group(1)
+
+
+REC = re.compile(r'^(\w+) \S+ pid=\d+(.*)$')
+ARG = re.compile(r' (\w+)=("(?:[^"\\]|\\.)*"|0x[0-9a-f]+)')
+
+
+def records(log):
+    out = []
+    for line in reader("dump", "--all", log).stdout.splitlines():
+        m = REC.match(line)
+        check(m is not None, "unparsable dump line %r" % line)
+        args = {k: (int(v, 16) if v.startswith("0x") else v.strip('"'))
+                for k, v in ARG.findall(m.group(2))}
+        out.append((m.group(1), args))
+    return out
+
+
+def test_objects():
+    prog = build("prog", "-g")
+    plugin = build("libplugin.so", "-g", src="plugin.c", shared=True)
+    log = os.path.join(TMP, "run.pvtrace")
+    traced(log, prog, plugin)
+    recs = records(log)
+    objs = [a for n, a in recs if n == "pvtrace_object"]
+    by_path = {o["path"]: o for o in objs}
+    check(len(by_path) == len(objs), "an object recorded twice: %s" % [o["path"] for o in objs])
+    for path in (prog, plugin, os.path.join(A.lib, "libgomp.so.1")):
+        real = os.path.realpath(path)
+        hit = [o for p, o in by_path.items() if os.path.realpath(p) == real]
+        check(len(hit) == 1, "no pvtrace_object for %s in %s" % (path, sorted(by_path)))
+        o = hit[0]
+        check(o["build_id"] == build_id(real), "%s: build_id %s, readelf says %s"
+              % (path, o["build_id"], build_id(real)))
+        check(o["start"] < o["end"], "%s: empty range" % path)
+    check(any("libc.so" in p for p in by_path), "libc not recorded: %s" % sorted(by_path))
+    # Each region's outlined function lies in the object it came from.
+    fns = [a["fn"] for n, a in recs if n == "parallel_begin"]
+    check(len(fns) == 2, "2 parallel regions expected, got %d" % len(fns))
+    for fn, path in zip(fns, (prog, plugin)):
+        o = by_path[[p for p in by_path if os.path.realpath(p) == os.path.realpath(path)][0]]
+        check(o["start"] <= fn < o["end"], "fn %#x is not in %s [%#x, %#x)"
+              % (fn, path, o["start"], o["end"]))
+
+
+def main():
+    global A, TMP, NAMES
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--cc", default="gcc")
+    A = ap.parse_args()
+    NAMES = os.path.join(A.src, "tests", "trace", "names")
+    fn = globals().get("test_" + A.test)
+    if not fn:
+        sys.exit("no test %s" % A.test)
+    TMP = tempfile.mkdtemp(prefix="pvomp-names-%s-" % A.test)
+    try:
+        fn()
+    except AssertionError as e:
+        print("FAIL (%s): %s" % (A.test, e), file=sys.stderr)
+        print("files kept in " + TMP, file=sys.stderr)
+        sys.exit(1)
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
