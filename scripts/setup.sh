@@ -14,6 +14,7 @@ packages=(
   chromium                                              # HTML timeline screenshot test
   dpkg-dev xz-utils                                     # apt-get source gcc-12 (testsuite)
   gfortran                                              # Fortran bindings: tests/unit, libgomp.fortran
+  libdw-dev                                             # pvomp-trace names code (symbols, lines)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -4,7 +4,15 @@
     names_test.py TEST --bin BUILD/bin --lib BUILD/lib --src SOURCEDIR --cc CC
 
 objects: every loaded object is in the log (pvtrace_object) with its path,
-         address range and GNU build-id, a library dlopened later too."""
+         address range and GNU build-id, a library dlopened later too.
+debug:    built with -g: stats, dump, timeline --json and --html name the
+          region, the task body and the dlopened library's region as
+          function:line (file).
+nodebug:  without -g: the symbol (main._omp_fn.0).
+stripped: strip --strip-all: object+offset [no symbols]; with --debuginfo DIR
+          holding DIR/.build-id/xx/yyyy.debug: function:line again.
+rebuilt:  the program rebuilt after the run: object+offset [build-id
+          differs], not the new build's names; removed: [object missing]."""
 import argparse
 import os
 import re
@@ -113,6 +121,109 @@ def test_objects():
         o = by_path[[p for p in by_path if os.path.realpath(p) == os.path.realpath(path)][0]]
         check(o["start"] <= fn < o["end"], "fn %#x is not in %s [%#x, %#x)"
               % (fn, path, o["start"], o["end"]))
+
+
+def run_prog(prog, *args):
+    log = os.path.join(TMP, os.path.basename(prog) + ".pvtrace")
+    traced(log, prog, *args)
+    return log
+
+
+def region_names(log, *opts):
+    """The region column of stats' parallel-region table."""
+    out = reader("stats", *opts, log).stdout
+    check("parallel regions" in out, "stats has no region table:\n" + out)
+    rows = out.split("parallel regions", 1)[1].splitlines()[2:]
+    names = []
+    for row in rows:
+        m = re.match(r"^  (.+?)\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+%\s+[\d.]+%$", row)
+        if not m:
+            break
+        names.append(m.group(1))
+    return names
+
+
+def dump_names(log, *opts):
+    """{event: [names of its code arguments]} from dump."""
+    got = {}
+    for line in reader("dump", *opts, log).stdout.splitlines():
+        for m in re.finditer(r" (fn)=0x[0-9a-f]+ <([^>]*)>", line):
+            got.setdefault(line.split(" ", 1)[0], []).append(m.group(2))
+    return got
+
+
+def src(name):
+    return os.path.join(NAMES, name)
+
+
+def test_debug():
+    prog = build("prog", "-g")
+    plugin = build("libplugin.so", "-g", src="plugin.c", shared=True)
+    log = run_prog(prog, plugin)
+    region = "main:%d (prog.c)" % marker_line(src("prog.c"), "REGION")
+    task = "main:%d (prog.c)" % marker_line(src("prog.c"), "TASK_BODY")
+    plug = "plugin_work:%d (plugin.c)" % marker_line(src("plugin.c"), "PLUGIN_BODY")
+    names = region_names(log)
+    check(sorted(names) == sorted([region, plug]), "stats regions %s, wanted %s and %s"
+          % (names, region, plug))
+    d = dump_names(log)
+    check(d.get("parallel_begin") == [region, plug], "dump parallel_begin: %s" % d)
+    check(d.get("task_create") == [task], "dump task_create: %s, wanted %s" % (d, task))
+    js = os.path.join(TMP, "t.json")
+    reader("timeline", "--json", js, log)
+    text = open(js).read()
+    for n in (region, task, plug):
+        check('"fn_name":"%s"' % n in text, "timeline --json lacks fn_name %s" % n)
+    html = os.path.join(TMP, "t.html")
+    reader("timeline", "--html", html, log)
+    text = open(html).read()
+    for n in (region, plug):
+        check(">%s</td>" % n in text, "timeline --html lacks region %s" % n)
+
+
+def test_nodebug():
+    prog = build("prog")
+    names = region_names(run_prog(prog))
+    check(names == ["main._omp_fn.0"], "stats regions %s, wanted the symbol" % names)
+    check(dump_names(run_prog(prog)).get("task_create") == ["main._omp_fn.1"],
+          "task body not named by its symbol")
+
+
+def test_stripped():
+    prog = build("prog", "-g")
+    bid = build_id(prog)
+    dbg = os.path.join(TMP, "debug", ".build-id", bid[:2])
+    os.makedirs(dbg)
+    run(["objcopy", "--only-keep-debug", prog, os.path.join(dbg, bid[2:] + ".debug")])
+    run(["strip", "--strip-all", prog])
+    log = run_prog(prog)
+    names = region_names(log)
+    check(len(names) == 1 and re.fullmatch(r"prog\+0x[0-9a-f]+ \[no symbols\]", names[0]),
+          "stripped: stats regions %s, wanted prog+offset [no symbols]" % names)
+    names = region_names(log, "--debuginfo", os.path.join(TMP, "debug"))
+    region = "main:%d (prog.c)" % marker_line(src("prog.c"), "REGION")
+    check(names == [region], "with --debuginfo: %s, wanted %s" % (names, region))
+    # The program gone: its debug file (same build-id) still names it.
+    os.unlink(prog)
+    names = region_names(log, "--debuginfo", os.path.join(TMP, "debug"))
+    check(names == [region], "program removed, --debuginfo: %s, wanted %s" % (names, region))
+
+
+def test_rebuilt():
+    prog = build("prog", "-g")
+    log = run_prog(prog)
+    region = "main:%d (prog.c)" % marker_line(src("prog.c"), "REGION")
+    check(region_names(log) == [region], "before the rebuild: %s" % region_names(log))
+    old = build_id(prog)
+    build("prog", "-g", "-DREBUILT")
+    check(build_id(prog) != old, "the rebuild kept the build-id")
+    names = region_names(log)
+    check(len(names) == 1 and re.fullmatch(r"prog\+0x[0-9a-f]+ \[build-id differs\]", names[0]),
+          "rebuilt: stats regions %s, wanted prog+offset [build-id differs]" % names)
+    os.unlink(prog)
+    names = region_names(log)
+    check(len(names) == 1 and re.fullmatch(r"prog\+0x[0-9a-f]+ \[object missing\]", names[0]),
+          "removed: stats regions %s, wanted prog+offset [object missing]" % names)
 
 
 def main():

@@ -23,6 +23,7 @@ static int usage(FILE *f, int status)
           "       pvomp-trace events [LOG]\n"
           "options: --events FILE   trace-events declarations for logs that lack them\n"
           "         -o FILE         write the output there instead of stdout\n"
+          "         --debuginfo DIR separate debug files, DIR/.build-id/xx/yyyy.debug\n"
           "dump:    time order across threads; --simpletrace prints exactly what QEMU's\n"
           "         simpletrace.py prints (file order, every record); --all includes the\n"
           "         log's own records; --abs prints time since the start, not deltas\n"
@@ -67,11 +68,14 @@ int main(int argc, char **argv)
             if (l > 5 && !strcmp(argv[i + 1] + l - 5, ext))
                 opt.output = argv[++i];
         }
-        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width")) &&
+        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width") ||
+                  !strcmp(a, "--debuginfo")) &&
                  i + 1 < argc) {
             const char *v = argv[++i];
             if (!strcmp(a, "--events"))
                 opt.events_file = v;
+            else if (!strcmp(a, "--debuginfo"))
+                opt.debuginfo = v;
             else if (!strcmp(a, "-o"))
                 opt.output = v;
             else {
@@ -117,6 +121,8 @@ int main(int argc, char **argv)
                 fclose(out);
             return 1;
         }
+        if (strcmp(cmd, "events"))
+            log.names = tr_names_open(&log, opt.debuginfo);
         if (!strcmp(cmd, "dump"))
             status = tr_cmd_dump(&log, &opt, out);
         else if (!strcmp(cmd, "stats"))
@@ -127,6 +133,7 @@ int main(int argc, char **argv)
             status = tr_cmd_events(&log, out);
         if (!tr_log_report_end(&log) && status == 0)
             status = 2;
+        tr_names_close(log.names);
         tr_log_close(&log);
     }
     if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {

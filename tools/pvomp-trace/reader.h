@@ -186,7 +186,21 @@ struct tr_log {
     /* the loaded objects (pvtrace_object), in log order */
     struct tr_object *objects;
     size_t nobjects;
+    struct tr_names *names;  /* set by the caller (tr_names_open), or NULL */
 };
+
+/* ------------------------------------------------- naming code (names.c) */
+struct tr_names;
+/* debuginfo_dir: NULL, or a directory with .build-id/xx/yyyy.debug files. */
+struct tr_names *tr_names_open(const struct tr_log *log, const char *debuginfo_dir);
+void tr_names_close(struct tr_names *nm);
+/* "main:42 (demo.c)", "main._omp_fn.0", "demo+0x11f1 [why]" or "0x..." (see
+ * names.c); owned by nm; NULL when nm is NULL. */
+const char *tr_names_get(struct tr_names *nm, uint64_t addr);
+/* The name of addr, or addr in hex (written to hex) without names. */
+const char *tr_code_name(struct tr_log *log, uint64_t addr, char hex[24]);
+/* Is argument i of d a code address (fn, codeptr*)? */
+bool tr_is_code_arg(const struct tr_desc *d, unsigned i);
 
 /* Open and scan.  Returns 0, or -1 when the file is not a readable log
  * (message printed).  events_file: optional trace-events file for logs
@@ -291,6 +305,8 @@ struct tr_analysis {
     uint64_t phantom_start, phantom_max;
     tr_iv_fn on_interval;               /* optional */
     void *ctx;
+    uint64_t iv_fn;                     /* during on_interval: the region's outlined
+                                           function (IV_REGION, IV_PARALLEL), or 0 */
 };
 void tr_analysis_init(struct tr_analysis *a, struct tr_log *log);
 void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r);
@@ -311,6 +327,7 @@ struct tr_opts {
     bool absolute;          /* dump: time since the start instead of deltas */
     bool html, json;        /* timeline */
     unsigned width;         /* timeline html: pixels */
+    const char *debuginfo;  /* --debuginfo DIR: separate debug files by build-id */
 };
 int tr_cmd_dump(struct tr_log *log, const struct tr_opts *o, FILE *out);
 int tr_cmd_stats(struct tr_log *log, const struct tr_opts *o, FILE *out);

@@ -117,12 +117,18 @@ void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
         qsort(a->fns, a->nfns, sizeof *a->fns, by_wall);
         tr_out_str(o, "\nparallel regions (by outlined function; imbalance = slowest member's "
                       "work / mean - 1):\n");
-        tr_out_fmt(o, "  %18s %10s %8s %12s %12s %10s %10s\n", "fn", "instances", "threads",
-                   "wall ms", "work ms", "imb mean", "imb max");
+        int w = 18;
+        char hex[24];
+        for (size_t i = 0; i < a->nfns; i++) {
+            int l = (int)strlen(tr_code_name(a->log, a->fns[i].fn, hex));
+            w = l > w ? l : w;
+        }
+        tr_out_fmt(o, "  %-*s %10s %8s %12s %12s %10s %10s\n", w, "region", "instances",
+                   "threads", "wall ms", "work ms", "imb mean", "imb max");
         for (size_t i = 0; i < a->nfns; i++) {
             struct tr_region_fn *f = &a->fns[i];
-            tr_out_fmt(o, "  %#18llx %10llu %8u %12.3f %12.3f %9.1f%% %9.1f%%\n",
-                       (unsigned long long)f->fn, (unsigned long long)f->instances,
+            tr_out_fmt(o, "  %-*s %10llu %8u %12.3f %12.3f %9.1f%% %9.1f%%\n", w,
+                       tr_code_name(a->log, f->fn, hex), (unsigned long long)f->instances,
                        f->max_threads, ms(f->wall), ms(f->work),
                        f->instances ? 100.0 * f->imb_sum / (double)f->instances : 0.0,
                        100.0 * f->imb_max);
@@ -169,14 +175,18 @@ void tr_stats_html(struct tr_analysis *a, struct tr_out *o)
         qsort(a->fns, a->nfns, sizeof *a->fns, by_wall);
         tr_out_str(o, "<h2>Parallel regions</h2>\n<p>By outlined function; imbalance is the "
                       "slowest member's work (time in the implicit task outside barriers) over "
-                      "the mean, minus one.</p>\n<table class=\"num\"><tr><th>fn</th>"
+                      "the mean, minus one.</p>\n<table class=\"num\"><tr><th>region</th>"
                       "<th>instances</th><th>threads</th><th>wall ms</th><th>work ms</th>"
                       "<th>imbalance mean</th><th>imbalance max</th></tr>\n");
         for (size_t i = 0; i < a->nfns; i++) {
             struct tr_region_fn *f = &a->fns[i];
-            tr_out_fmt(o, "<tr><td>%#llx</td><td>%llu</td><td>%u</td><td>%.3f</td><td>%.3f</td>"
+            char hex[24];
+            const char *name = tr_code_name(a->log, f->fn, hex);
+            tr_out_fmt(o, "<tr><td title=\"%#llx\">", (unsigned long long)f->fn);
+            tr_out_html(o, (const uint8_t *)name, strlen(name));
+            tr_out_fmt(o, "</td><td>%llu</td><td>%u</td><td>%.3f</td><td>%.3f</td>"
                           "<td>%.1f%%</td><td>%.1f%%</td></tr>\n",
-                       (unsigned long long)f->fn, (unsigned long long)f->instances, f->max_threads,
+                       (unsigned long long)f->instances, f->max_threads,
                        ms(f->wall), ms(f->work),
                        f->instances ? 100.0 * f->imb_sum / (double)f->instances : 0.0,
                        100.0 * f->imb_max);

@@ -80,6 +80,15 @@ static void json_interval(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t s, 
     tr_out_us3(o, (int64_t)(s - j->t0));
     tr_out_str(o, ",\"dur\":");
     tr_out_us3(o, (int64_t)(e - s));
+    if (j->a->iv_fn) { /* the region's code: "args":{"fn":"0x..","fn_name":"main:42 (demo.c)"} */
+        char hex[24];
+        const char *name = tr_code_name(j->a->log, j->a->iv_fn, hex);
+        tr_out_str(o, ",\"args\":{\"fn\":\"");
+        tr_out_hex(o, j->a->iv_fn);
+        tr_out_str(o, "\",\"fn_name\":");
+        tr_out_json_str(o, (const uint8_t *)name, strlen(name));
+        tr_out_char(o, '}');
+    }
     tr_out_char(o, '}');
 }
 
@@ -107,6 +116,15 @@ static void json_instant(struct json *j, const struct tr_rec *r, uint32_t thr)
             tr_out_char(o, '"');
             tr_out_hex(o, r->u[i]);
             tr_out_char(o, '"');
+            const char *name = tr_is_code_arg(r->d, i) ? tr_names_get(j->a->log->names, r->u[i])
+                                                        : NULL;
+            if (name) { /* "fn_name": "main:42 (demo.c)" */
+                tr_out_char(o, ',');
+                tr_out_char(o, '"');
+                tr_out_str(o, r->d->argname[i]);
+                tr_out_str(o, "_name\":");
+                tr_out_json_str(o, (const uint8_t *)name, strlen(name));
+            }
         }
     }
     tr_out_str(o, "}}");
