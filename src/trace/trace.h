@@ -192,6 +192,7 @@ struct pv_trace_config {
     uint64_t bufsize;          /* per-thread ring size, bytes (power of two) */
     unsigned period_ms;        /* writer's periodic drain, 0 = only on demand */
     bool direct;               /* PVOMP_TRACE_DIRECT: O_DIRECT for a regular file */
+    uint64_t max_bytes;        /* PVOMP_TRACE_MAX, 0: no cap */
 };
 extern struct pv_trace_config pv_trace_cfg PV_TRACE_HIDDEN;
 void pv_trace_init(void) PV_TRACE_HIDDEN;

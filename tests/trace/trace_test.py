@@ -176,6 +176,49 @@ def test_drops():
     print("drops: %d delivered, %d dropped" % (delivered, dropped))
 
 
+def test_cap():
+    """PVOMP_TRACE_MAX: the file stops at the cap, every event past it is
+    counted as dropped, the log stays complete; bad values: one warning, no
+    cap."""
+    cap = 1 << 20
+    log = os.path.join(TMP, "cap.log")
+    gen, _ = emit(log, "basic", 2, 200000, PVOMP_TRACE_MAX="1M", PVOMP_TRACE_EVENTS="tp_*")
+    size = os.path.getsize(log)
+    # Past the cap: one dropped record per thread (and the initial one) and the end record.
+    check(cap - 4096 < size <= cap + 4 * 56 + 64, "capped log is %d bytes (cap %d)" % (size, cap))
+    recs, _ = dump(log)  # exit 0: complete
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq", "tp_str"))
+    check(dropped > 0 and delivered > 1000, "delivered %d dropped %d" % (delivered, dropped))
+    check_sequences(recs, basic_position)
+    for bad in ("12x", "100", "-1M", "1T"):
+        log = os.path.join(TMP, "nocap.log")
+        gen, p = emit(log, "basic", 2, 20000, PVOMP_TRACE_MAX=bad, PVOMP_TRACE_EVENTS="tp_*")
+        warns = [l for l in p.stderr.splitlines() if "PVOMP_TRACE_MAX" in l]
+        check(len(warns) == 1 and "no cap" in warns[0], "PVOMP_TRACE_MAX=%s: %r" % (bad, warns))
+        recs, _ = dump(log)
+        delivered, dropped = check_accounting(recs, gen, ("tp_seq", "tp_str"))
+        check(dropped == 0, "PVOMP_TRACE_MAX=%s capped the log (%d dropped)" % (bad, dropped))
+    print("cap: %d bytes, %d delivered, %d dropped" % (size, delivered, dropped))
+
+
+def test_pattern():
+    """%p, %r (OMPI_COMM_WORLD_RANK, else PMI_RANK, else 0) and %% in PVOMP_TRACE."""
+    cases = [({"OMPI_COMM_WORLD_RANK": "3", "PMI_RANK": "7"}, "3"), ({"PMI_RANK": "7"}, "7"),
+             ({}, "0")]
+    for env, rank in cases:
+        d = os.path.join(TMP, "pat%s" % rank)
+        os.mkdir(d)
+        clean = {k: "" for k in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK")}
+        clean.update(env)
+        _, p = emit(os.path.join(d, "r%r-%p-%%.log"), "basic", 1, 10, **clean)
+        files = os.listdir(d)
+        check(len(files) == 1 and re.fullmatch(r"r%s-\d+-%%\.log" % rank, files[0]),
+              "rank %s: files %s" % (rank, files))
+        pid = int(files[0].split("-")[1])
+        st = run_reader("stats", os.path.join(d, files[0])).stdout.decode()
+        check("pid %d " % pid in st, "%%p is not the traced pid %d:\n%s" % (pid, st))
+
+
 def test_kill9():
     log = os.path.join(TMP, "kill.log")
     # 4 MiB rings: the 5000 unflushed events stay under the first hand-over
