@@ -12,7 +12,12 @@ nodebug:  without -g: the symbol (main._omp_fn.0).
 stripped: strip --strip-all: object+offset [no symbols]; with --debuginfo DIR
           holding DIR/.build-id/xx/yyyy.debug: function:line again.
 rebuilt:  the program rebuilt after the run: object+offset [build-id
-          differs], not the new build's names; removed: [object missing]."""
+          differs], not the new build's names; removed: [object missing].
+merge:    two processes as ranks 0 and 1 (PVOMP_TRACE=run.%r.pvtrace,
+          OMPI_COMM_WORLD_RANK), one after the other: stats gives each log
+          and one region table over both by name; timeline --json puts both
+          on one time base (each log's CLOCK_MONOTONIC), process by process,
+          with the gap between them that the launches bound."""
 import argparse
 import os
 import re
@@ -20,6 +25,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import json
+import time
 
 A = None
 TMP = None
@@ -224,6 +231,52 @@ def test_rebuilt():
     names = region_names(log)
     check(len(names) == 1 and re.fullmatch(r"prog\+0x[0-9a-f]+ \[object missing\]", names[0]),
           "removed: stats regions %s, wanted prog+offset [object missing]" % names)
+
+
+def test_merge():
+    prog = build("prog", "-g")
+    pattern = os.path.join(TMP, "run.%r.pvtrace")
+    span = []
+    for rank in (0, 1):
+        t0 = time.monotonic_ns()
+        traced(pattern, prog, OMPI_COMM_WORLD_RANK=rank)
+        span.append((t0, time.monotonic_ns()))
+        time.sleep(0.3)
+    logs = [os.path.join(TMP, "run.%d.pvtrace" % r) for r in (0, 1)]
+    for log in logs:
+        check(os.path.exists(log), "%s not written (%%r)" % log)
+    st = reader("stats", *logs).stdout
+    for log in logs:
+        check("== %s\n" % os.path.basename(log) in st, "stats lacks %s:\n%s" % (log, st))
+    region = "main:%d (prog.c)" % marker_line(src("prog.c"), "REGION")
+    m = re.search(r"== all 2 logs: parallel regions.*\n.*\n  %s\s+2\s+2\s+2\s" % re.escape(region),
+                  st)
+    check(m is not None, "no merged row for %s over 2 logs, 2 instances:\n%s" % (region, st))
+    js = os.path.join(TMP, "merged.json")
+    reader("timeline", "--json", js, *logs)
+    doc = json.load(open(js))
+    check(doc["otherData"].get("logs") == logs, "otherData.logs: %r" % doc["otherData"])
+    procs = {e["pid"]: e["args"]["name"] for e in doc["traceEvents"]
+             if e.get("ph") == "M" and e["name"] == "process_name"}
+    check(len(procs) == 2, "2 processes wanted: %r" % procs)
+    by_log = {}
+    for pid, name in procs.items():
+        k = [i for i, l in enumerate(logs) if name.startswith(os.path.basename(l) + ":")]
+        check(len(k) == 1, "process %r names no log" % name)
+        ts = [e["ts"] for e in doc["traceEvents"] if e.get("pid") == pid and "ts" in e]
+        ends = [e["ts"] + e.get("dur", 0) for e in doc["traceEvents"]
+                if e.get("pid") == pid and "ts" in e]
+        check(ts, "no events of %r" % name)
+        by_log[k[0]] = (min(ts), max(ends))
+    # Rank 0 ran wholly before rank 1 was started: on one clock its last record
+    # is before rank 1's first, by at least the pause between the runs and at
+    # most the time from rank 0's launch to rank 1's exit (microseconds).
+    gap = by_log[1][0] - by_log[0][1]
+    lo = (span[1][0] - span[0][1]) / 1000
+    hi = (span[1][1] - span[0][0]) / 1000
+    check(lo <= gap <= hi, "gap between the ranks %.1f us, not within [%.1f, %.1f]"
+          % (gap, lo, hi))
+    check(by_log[0][0] >= 0, "the time base is not the earliest record")
 
 
 def main():

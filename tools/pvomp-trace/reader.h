@@ -330,8 +330,15 @@ struct tr_opts {
     const char *debuginfo;  /* --debuginfo DIR: separate debug files by build-id */
 };
 int tr_cmd_dump(struct tr_log *log, const struct tr_opts *o, FILE *out);
-int tr_cmd_stats(struct tr_log *log, const struct tr_opts *o, FILE *out);
-int tr_cmd_timeline(struct tr_log *log, const struct tr_opts *o, FILE *out);
+/* stats and timeline --json take several logs (MPI ranks, processes of one
+ * host): one summary, one timeline on the monotonic clock. */
+int tr_cmd_stats(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
+int tr_cmd_timeline(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
+/* CLOCK_MONOTONIC minus the log's clock, ns (0: the log has no clock record). */
+int64_t tr_log_mono_offset(const struct tr_log *log);
+/* A log's lane name among several: its file name (PVOMP_TRACE=run.%r.pvtrace
+ * names it by rank). */
+const char *tr_log_lane(const struct tr_log *log);
 int tr_cmd_events(struct tr_log *log, FILE *out);      /* log may be NULL: built-in catalog */
 
 /* ------------------------------------------------------------ output */
