@@ -21,12 +21,13 @@ merge:    two processes as ranks 0 and 1 (PVOMP_TRACE=run.%r.pvtrace,
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import json
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testrun  # noqa: E402
 
 A = None
 TMP = None
@@ -280,7 +281,7 @@ def test_merge():
 
 
 def main():
-    global A, TMP, NAMES
+    global A, NAMES
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
     ap.add_argument("--bin", required=True)
@@ -289,18 +290,7 @@ def main():
     ap.add_argument("--cc", default="gcc")
     A = ap.parse_args()
     NAMES = os.path.join(A.src, "tests", "trace", "names")
-    fn = globals().get("test_" + A.test)
-    if not fn:
-        sys.exit("no test %s" % A.test)
-    TMP = tempfile.mkdtemp(prefix="pvomp-names-%s-" % A.test)
-    try:
-        fn()
-    except AssertionError as e:
-        print("FAIL (%s): %s" % (A.test, e), file=sys.stderr)
-        print("files kept in " + TMP, file=sys.stderr)
-        sys.exit(1)
-    shutil.rmtree(TMP, ignore_errors=True)
-
+    testrun.run_test(globals(), A.test, "pvomp-names")
 
 if __name__ == "__main__":
     main()

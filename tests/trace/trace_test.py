@@ -25,6 +25,7 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import mklog  # noqa: E402
+import testrun  # noqa: E402
 
 A = None      # parsed arguments
 TMP = None    # scratch directory
@@ -1105,7 +1106,7 @@ def test_slice():
 
 
 def main():
-    global A, TMP
+    global A
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
     ap.add_argument("--bin", required=True)
@@ -1113,18 +1114,7 @@ def main():
     ap.add_argument("--src", required=True)
     ap.add_argument("--fuzz-runs", type=int, default=6000)
     A = ap.parse_args()
-    fn = globals().get("test_" + A.test)
-    if not fn:
-        sys.exit("no test %s" % A.test)
-    TMP = tempfile.mkdtemp(prefix="pvomp-trace-%s-" % A.test)
-    try:
-        fn()
-    except AssertionError as e:
-        print("FAIL (%s): %s" % (A.test, e), file=sys.stderr)
-        print("files kept in " + TMP, file=sys.stderr)
-        sys.exit(1)
-    shutil.rmtree(TMP, ignore_errors=True)
-
+    testrun.run_test(globals(), A.test, "pvomp-trace")
 
 if __name__ == "__main__":
     main()
