@@ -17,10 +17,15 @@ merge:    two processes as ranks 0 and 1 (PVOMP_TRACE=run.%r.pvtrace,
           OMPI_COMM_WORLD_RANK), one after the other: stats gives each log
           and one region table over both by name; timeline --json puts both
           on one time base (each log's CLOCK_MONOTONIC), process by process,
-          with the gap between them that the launches bound."""
+          with the gap between them that the launches bound.
+mpi:      an MPI+OpenMP program under Open MPI (mpirun -np 2): one log per
+          rank, one merged summary and one timeline in which each rank's
+          region lies between the other rank's first and last records (the
+          barriers around the regions order them so)."""
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import json
@@ -278,6 +283,47 @@ def test_merge():
     check(lo <= gap <= hi, "gap between the ranks %.1f us, not within [%.1f, %.1f]"
           % (gap, lo, hi))
     check(by_log[0][0] >= 0, "the time base is not the earliest record")
+
+
+def test_mpi():
+    mpicc, mpirun = shutil.which("mpicc"), shutil.which("mpirun")
+    check(mpicc and mpirun, "Open MPI is not installed (scripts/setup.sh installs "
+                            "openmpi-bin and libopenmpi-dev)")
+    prog = os.path.join(TMP, "mpi_prog")
+    run([mpicc, "-fopenmp", "-g", "-O1", "-o", prog, src("mpi_prog.c")])
+    pattern = os.path.join(TMP, "run.%r.pvtrace")
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("PVOMP_TRACE"):
+            del env[k]
+    lib = A.lib + ":" + env.get("LD_LIBRARY_PATH", "")
+    run([mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+         "-x", "LD_LIBRARY_PATH=" + lib, "-x", "PVOMP_TRACE=" + pattern,
+         "-x", "OMP_NUM_THREADS=2", prog], env=env)
+    logs = [os.path.join(TMP, "run.%d.pvtrace" % r) for r in (0, 1)]
+    for log in logs:
+        check(os.path.exists(log), "rank log %s not written: %s" % (log, os.listdir(TMP)))
+    st = reader("stats", *logs).stdout
+    check(st.count("[%s]" % prog) == 2 and st.count("pvomp ") >= 2,
+          "both logs must be pvomp's, of the MPI program:\n" + st)
+    region = "main:%d (mpi_prog.c)" % marker_line(src("mpi_prog.c"), "MPI_BODY")
+    check(re.search(r"\n  %s\s+2\s+2\s+2\s" % re.escape(region), st),
+          "no merged row for %s over 2 logs:\n%s" % (region, st))
+    js = os.path.join(TMP, "mpi.json")
+    reader("timeline", "--json", js, *logs)
+    ev = json.load(open(js))["traceEvents"]
+    pids = sorted({e["pid"] for e in ev if e.get("ph") == "M" and e["name"] == "process_name"})
+    check(len(pids) == 2, "2 processes wanted, got %s" % pids)
+    span = {p: (min(e["ts"] for e in ev if e.get("pid") == p and "ts" in e),
+                max(e["ts"] + e.get("dur", 0) for e in ev if e.get("pid") == p and "ts" in e))
+            for p in pids}
+    regions = {p: [e["ts"] for e in ev if e.get("pid") == p and e.get("ph") == "X"
+                   and e.get("args", {}).get("fn_name") == region] for p in pids}
+    for a, b in ((pids[0], pids[1]), (pids[1], pids[0])):
+        check(len(regions[a]) >= 1, "rank pid %d: no region named %s" % (a, region))
+        for t in regions[a]:
+            check(span[b][0] < t < span[b][1], "pid %d's region at %.1f us is outside pid %d's "
+                  "records [%.1f, %.1f]: not one time base" % (a, t, b, span[b][0], span[b][1]))
 
 
 def main():
