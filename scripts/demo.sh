@@ -8,7 +8,9 @@ bash "$here/scripts/setup.sh" "$build"
 
 out=$build/demo
 mkdir -p "$out"
-gcc -fopenmp -O2 "$here/examples/demo.c" -o "$out/demo" -ldl
+# -g: the summary names regions by function and line (pvomp-trace reads the
+# line table with libdw).
+gcc -fopenmp -O2 -g "$here/examples/demo.c" -o "$out/demo" -ldl
 echo "== running the demo on pvomp (2 threads, flight log on)"
 "$build/bin/pvomp-run" -v --threads 2 --trace "$out/demo.pvtrace" -- "$out/demo"
 echo

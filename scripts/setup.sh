@@ -14,6 +14,8 @@ packages=(
   chromium                                              # HTML timeline screenshot test
   dpkg-dev xz-utils                                     # apt-get source gcc-12 (testsuite)
   gfortran                                              # Fortran bindings: tests/unit, libgomp.fortran
+  libdw-dev                                             # pvomp-trace names code (symbols, lines)
+  openmpi-bin libopenmpi-dev                            # merged logs of MPI ranks (trace_names_mpi)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -492,13 +492,20 @@ static void run_body_cb(void *a)
     run_body(a);
 }
 
+/* The program's function that runs for fn(arg): run_body_cb runs the one
+ * of its pv_task_args (for the trace: it names the task's code). */
+static inline void *task_body(void (*fn)(void *), void *arg)
+{
+    return fn == run_body_cb ? (void *)((const struct pv_task_args *)arg)->fn : (void *)fn;
+}
+
 /* Run the body of t, a task that lives in this frame, as the current task.
  * Its creation is traced here, after the tool heard of it.  The caller
  * makes a parent current again. */
 static inline void run_in_frame(struct pv_thread *thr, struct pv_task *parent, struct pv_task *t,
                                 unsigned flags, void (*fn)(void *), void *arg)
 {
-    trace_task_create(t, flags);
+    trace_task_create(t, task_body(fn, arg), flags);
     thr->task = t;
     trace_task_begin(t);
     run_fn(parent, t, fn, arg);
@@ -679,7 +686,7 @@ static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
     if (pv_ompt_tool())
         pv_ompt_task_create(t, false, a->flags, ndeps ? a->depend : NULL);
 
-    trace_task_create(t, a->flags);
+    trace_task_create(t, (void *)a->fn, a->flags);
     /* Count it everywhere before anybody can see it. */
     atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
     if (t->taskgroup)

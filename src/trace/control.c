@@ -1,7 +1,10 @@
 /* Turning the flight log on: the environment, event selection, programs'
  * own event catalogs, and the exported control functions.
  *
- *   PVOMP_TRACE=<file>          write a log (%p in the name becomes the pid)
+ *   PVOMP_TRACE=<file>          write a log (%p in the name becomes the pid, %r
+ *                               the MPI rank, %% a %)
+ *   PVOMP_TRACE_MAX=<n>[K|M|G]  stop writing records at this file size (counted
+ *                               as dropped)
  *   PVOMP_TRACE_EVENTS=<list>   comma-separated globs; !glob excludes; later
  *                               entries win; with no positive glob every
  *                               event starts enabled; "list" prints the catalog
@@ -23,8 +26,9 @@
 #define DEFAULT_BUFSIZE (4u << 20)
 #define MIN_BUFSIZE 4096u
 #define MAX_BUFSIZE (1u << 30)
+#define MIN_MAX (64u << 10) /* PVOMP_TRACE_MAX: room for the log's own records */
 
-struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100, true };
+struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100, true, 0 };
 _Atomic int pv_trace_on;
 
 struct pattern {
@@ -90,22 +94,49 @@ static void parse_events(const char *spec)
     free(copy);
 }
 
-static uint64_t parse_size(const char *s, bool *ok)
+/* N[K|M|G] in bytes; false when s is not that (or overflows). */
+static bool parse_bytes(const char *s, uint64_t *out)
 {
     char *end;
+    if (*s < '0' || *s > '9')
+        return false;
     unsigned long long v = strtoull(s, &end, 10);
-    *ok = end != s;
+    unsigned shift = 0;
     if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
+        shift = 10, end++;
     else if (*end == 'm' || *end == 'M')
-        v <<= 20, end++;
+        shift = 20, end++;
     else if (*end == 'g' || *end == 'G')
-        v <<= 30, end++;
-    *ok = *ok && *end == 0 && v >= MIN_BUFSIZE && v <= MAX_BUFSIZE;
+        shift = 30, end++;
+    if (end == s || *end != 0 || v > (UINT64_MAX >> shift))
+        return false;
+    *out = (uint64_t)v << shift;
+    return true;
+}
+
+static uint64_t parse_size(const char *s, bool *ok)
+{
+    uint64_t v = 0;
+    *ok = parse_bytes(s, &v) && v >= MIN_BUFSIZE && v <= MAX_BUFSIZE;
     uint64_t p = MIN_BUFSIZE;
     while (p < v)
         p <<= 1;
     return p;
+}
+
+/* The process's MPI rank as the launcher tells it (Open MPI, then the PMI
+ * of MPICH/Intel MPI/Slurm, then PMIx); 0 outside MPI. */
+static long mpi_rank(void)
+{
+    static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && *end == 0 && r >= 0)
+            return r;
+    }
+    return 0;
 }
 
 static char *expand_path(const char *s)
@@ -126,6 +157,12 @@ static char *expand_path(const char *s)
         }
         if (s[0] == '%' && s[1] == 'p') {
             n += (size_t)sprintf(out + n, "%d", (int)getpid());
+            s++;
+        } else if (s[0] == '%' && s[1] == 'r') {
+            n += (size_t)sprintf(out + n, "%ld", mpi_rank());
+            s++;
+        } else if (s[0] == '%' && s[1] == '%') {
+            out[n++] = '%';
             s++;
         } else {
             out[n++] = *s;
@@ -161,6 +198,14 @@ static void read_env(void)
             pv_trace_cfg.direct = v[0] == '1';
         else
             warn_bad("PVOMP_TRACE_DIRECT", v, "not 0 or 1; using 1");
+    }
+    if ((v = getenv("PVOMP_TRACE_MAX")) && *v) {
+        uint64_t max = 0;
+        if (parse_bytes(v, &max) && max >= MIN_MAX)
+            pv_trace_cfg.max_bytes = max;
+        else
+            warn_bad("PVOMP_TRACE_MAX", v, "not a size of at least 64K (N, NK, NM, NG); "
+                                           "no cap");
     }
     if ((v = getenv("PVOMP_TRACE")) && *v)
         pv_trace_cfg.path = expand_path(v);

@@ -141,4 +141,7 @@ void pv_trace_buf_preamble(struct pv_trace_buf *b)
         pv_trace_buf_event(b, PV_TRACE_EV_pvtrace_event, ts, pid, "usss", (uint64_t)i,
                            pv_trace_catalog[i].name, pv_trace_catalog[i].args,
                            pv_trace_catalog[i].fmt);
+    /* A new log (a fork child's too) lists every object again. */
+    pv_trace_objects_forget();
+    pv_trace_buf_objects(b, ts);
 }

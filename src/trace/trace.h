@@ -192,6 +192,7 @@ struct pv_trace_config {
     uint64_t bufsize;          /* per-thread ring size, bytes (power of two) */
     unsigned period_ms;        /* writer's periodic drain, 0 = only on demand */
     bool direct;               /* PVOMP_TRACE_DIRECT: O_DIRECT for a regular file */
+    uint64_t max_bytes;        /* PVOMP_TRACE_MAX, 0: no cap */
 };
 extern struct pv_trace_config pv_trace_cfg PV_TRACE_HIDDEN;
 void pv_trace_init(void) PV_TRACE_HIDDEN;
@@ -236,5 +237,9 @@ void pv_trace_buf_event(struct pv_trace_buf *b, uint64_t id, uint64_t ts, uint32
 void pv_trace_buf_decls(struct pv_trace_buf *b, uint64_t base, const struct pvomp_trace_event_desc *d,
                         unsigned n, uint64_t ts, uint32_t tid) PV_TRACE_HIDDEN;
 void pv_trace_buf_preamble(struct pv_trace_buf *b) PV_TRACE_HIDDEN;
+
+/* objects.c: a pvtrace_object record for each loaded object not recorded yet. */
+void pv_trace_buf_objects(struct pv_trace_buf *b, uint64_t ts) PV_TRACE_HIDDEN;
+void pv_trace_objects_forget(void) PV_TRACE_HIDDEN;
 
 #endif

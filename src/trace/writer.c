@@ -88,6 +88,68 @@ void pv_trace_meta_append(const void *bytes, size_t len)
     pthread_mutex_unlock(&reg_lock);
 }
 
+/* PVOMP_TRACE_MAX.  The writer writes records while they fit under the cap
+ * (the last chunk is cut at a record boundary, an event and its pvtrace_cut
+ * records staying together), then no more: it still empties the rings and
+ * adds their events to the threads' dropped counts (a dropped record among
+ * them carries its count over), so the close writes them as dropped
+ * records.  What goes past the cap is bounded: the log's own records
+ * (declarations, objects), one dropped record per thread and the end
+ * record. */
+static bool capped;
+
+static uint64_t rec_len(const uint8_t *rec)
+{
+    uint32_t length;
+    memcpy(&length, rec + 24, 4);
+    return 8 + (uint64_t)length;
+}
+
+static uint64_t rec_id(const uint8_t *rec)
+{
+    uint64_t id;
+    memcpy(&id, rec + 8, 8);
+    return id;
+}
+
+/* How many of the len bytes at p fit under the cap, with `more` bytes
+ * already on their way to the file. */
+static uint64_t cap_prefix(const uint8_t *p, uint64_t len, uint64_t more)
+{
+    uint64_t size = pv_trace_log_size() + more + CHUNK_HDR;
+    uint64_t room = capped || size >= pv_trace_cfg.max_bytes ? 0 : pv_trace_cfg.max_bytes - size;
+    uint64_t keep = 0;
+    while (keep < len) {
+        uint64_t end = keep + rec_len(p + keep);
+        while (end + PVOMP_TRACE_EVENT_HDR <= len && rec_id(p + end) == PVOMP_TRACE_CUT_ID)
+            end += rec_len(p + end);
+        if (end > room)
+            break;
+        keep = end;
+    }
+    if (keep < len)
+        capped = true;
+    return keep;
+}
+
+/* The events among the records at p (len bytes of one thread's stream): a
+ * dropped record counts what it says, pvtrace_cut records are not events. */
+static uint64_t events_in(const uint8_t *p, uint64_t len)
+{
+    uint64_t n = 0;
+    for (uint64_t off = 0; off + PVOMP_TRACE_EVENT_HDR <= len; off += rec_len(p + off)) {
+        uint64_t id = rec_id(p + off);
+        if (id == PVOMP_TRACE_DROPPED_ID) {
+            uint64_t d;
+            memcpy(&d, p + off + PVOMP_TRACE_EVENT_HDR, 8);
+            n += d;
+        } else if (id != PVOMP_TRACE_CUT_ID) {
+            n++;
+        }
+    }
+    return n;
+}
+
 static void chunk_header(uint8_t *h, struct pv_trace_ring *r, uint64_t ts, uint64_t bytes)
 {
     uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, PV_TRACE_EV_pvtrace_chunk, ts };
@@ -124,8 +186,14 @@ static void write_single(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint
 static void write_held(struct pv_trace_ring *r)
 {
     uint64_t id = r->held_id;
-    if (id && !r->abandoned && __atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED))
-        write_single(r, id, r->held_ts, r->held_obj);
+    if (id && !r->abandoned && __atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED)) {
+        if (pv_trace_cfg.max_bytes &&
+            (capped || pv_trace_log_size() + CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8 >
+                           pv_trace_cfg.max_bytes))
+            atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+        else
+            write_single(r, id, r->held_ts, r->held_obj);
+    }
 }
 
 struct snap {
@@ -167,6 +235,9 @@ static void writer_pass(int final)
     meta = reg_meta;
     reg_meta = (struct pv_trace_buf){ 0 };
     pthread_mutex_unlock(&reg_lock);
+    /* Objects dlopened since the last pass, before the chunks that may
+     * name their code. */
+    pv_trace_buf_objects(&meta, pv_trace_now());
     if (meta.len) {
         struct iovec m = { meta.p, meta.len };
         pv_trace_log_put(&m, 1);
@@ -176,17 +247,29 @@ static void writer_pass(int final)
     for (size_t i = 0; i < n;) {
         int k = 0, rings = 0;
         size_t first = i;
+        uint64_t batch = 0; /* bytes of this batch, not put yet */
         for (; i < n && rings < BATCH; i++) {
             struct pv_trace_ring *r = s[i].r;
             uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
             if (s[i].committed == t)
                 continue;
             uint8_t *data = r->buf + (t & r->mask);
+            uint64_t len = s[i].committed - t;
+            if (pv_trace_cfg.max_bytes) {
+                uint64_t keep = cap_prefix(data, len, batch);
+                if (keep < len)
+                    atomic_fetch_add_explicit(&r->dropped, events_in(data + keep, len - keep),
+                                              memory_order_relaxed);
+                if (!keep)
+                    continue; /* its tail moves on below with the others */
+                len = keep;
+            }
+            batch += CHUNK_HDR + len;
             uint64_t ts;
             memcpy(&ts, data + 16, 8);
-            chunk_header(hdrs[rings], r, ts, s[i].committed - t);
+            chunk_header(hdrs[rings], r, ts, len);
             iov[k++] = (struct iovec){ hdrs[rings], CHUNK_HDR };
-            iov[k++] = (struct iovec){ data, s[i].committed - t };
+            iov[k++] = (struct iovec){ data, len };
             rings++;
         }
         pv_trace_log_put(iov, k);

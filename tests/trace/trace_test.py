@@ -25,6 +25,7 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import mklog  # noqa: E402
+import testrun  # noqa: E402
 
 A = None      # parsed arguments
 TMP = None    # scratch directory
@@ -174,6 +175,49 @@ def test_drops():
     check(dropped > 0, "a 4 KiB buffer dropped nothing (%d delivered)" % delivered)
     check_sequences(recs)
     print("drops: %d delivered, %d dropped" % (delivered, dropped))
+
+
+def test_cap():
+    """PVOMP_TRACE_MAX: the file stops at the cap, every event past it is
+    counted as dropped, the log stays complete; bad values: one warning, no
+    cap."""
+    cap = 1 << 20
+    log = os.path.join(TMP, "cap.log")
+    gen, _ = emit(log, "basic", 2, 200000, PVOMP_TRACE_MAX="1M", PVOMP_TRACE_EVENTS="tp_*")
+    size = os.path.getsize(log)
+    # Past the cap: one dropped record per thread (and the initial one) and the end record.
+    check(cap - 4096 < size <= cap + 4 * 56 + 64, "capped log is %d bytes (cap %d)" % (size, cap))
+    recs, _ = dump(log)  # exit 0: complete
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq", "tp_str"))
+    check(dropped > 0 and delivered > 1000, "delivered %d dropped %d" % (delivered, dropped))
+    check_sequences(recs, basic_position)
+    for bad in ("12x", "100", "-1M", "1T"):
+        log = os.path.join(TMP, "nocap.log")
+        gen, p = emit(log, "basic", 2, 20000, PVOMP_TRACE_MAX=bad, PVOMP_TRACE_EVENTS="tp_*")
+        warns = [l for l in p.stderr.splitlines() if "PVOMP_TRACE_MAX" in l]
+        check(len(warns) == 1 and "no cap" in warns[0], "PVOMP_TRACE_MAX=%s: %r" % (bad, warns))
+        recs, _ = dump(log)
+        delivered, dropped = check_accounting(recs, gen, ("tp_seq", "tp_str"))
+        check(dropped == 0, "PVOMP_TRACE_MAX=%s capped the log (%d dropped)" % (bad, dropped))
+    print("cap: %d bytes, %d delivered, %d dropped" % (size, delivered, dropped))
+
+
+def test_pattern():
+    """%p, %r (OMPI_COMM_WORLD_RANK, else PMI_RANK, else 0) and %% in PVOMP_TRACE."""
+    cases = [({"OMPI_COMM_WORLD_RANK": "3", "PMI_RANK": "7"}, "3"), ({"PMI_RANK": "7"}, "7"),
+             ({}, "0")]
+    for env, rank in cases:
+        d = os.path.join(TMP, "pat%s" % rank)
+        os.mkdir(d)
+        clean = {k: "" for k in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK")}
+        clean.update(env)
+        _, p = emit(os.path.join(d, "r%r-%p-%%.log"), "basic", 1, 10, **clean)
+        files = os.listdir(d)
+        check(len(files) == 1 and re.fullmatch(r"r%s-\d+-%%\.log" % rank, files[0]),
+              "rank %s: files %s" % (rank, files))
+        pid = int(files[0].split("-")[1])
+        st = run_reader("stats", os.path.join(d, files[0])).stdout.decode()
+        check("pid %d " % pid in st, "%%p is not the traced pid %d:\n%s" % (pid, st))
 
 
 def test_kill9():
@@ -1062,7 +1106,7 @@ def test_slice():
 
 
 def main():
-    global A, TMP
+    global A
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
     ap.add_argument("--bin", required=True)
@@ -1070,18 +1114,7 @@ def main():
     ap.add_argument("--src", required=True)
     ap.add_argument("--fuzz-runs", type=int, default=6000)
     A = ap.parse_args()
-    fn = globals().get("test_" + A.test)
-    if not fn:
-        sys.exit("no test %s" % A.test)
-    TMP = tempfile.mkdtemp(prefix="pvomp-trace-%s-" % A.test)
-    try:
-        fn()
-    except AssertionError as e:
-        print("FAIL (%s): %s" % (A.test, e), file=sys.stderr)
-        print("files kept in " + TMP, file=sys.stderr)
-        sys.exit(1)
-    shutil.rmtree(TMP, ignore_errors=True)
-
+    testrun.run_test(globals(), A.test, "pvomp-trace")
 
 if __name__ == "__main__":
     main()

@@ -55,6 +55,7 @@ static void interval(struct tr_analysis *a, uint32_t t, enum tr_iv k, uint64_t s
     a->thr[t].n[k]++;
     if (a->on_interval)
         a->on_interval(a->ctx, t, k, s, e);
+    a->iv_fn = 0;
 }
 
 /* ------------------------------------------------------------- regions */
@@ -204,12 +205,13 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
         break;
     }
     case K_PARALLEL_END: {
+        struct tr_active_region *g = region_find(a, r->u[0], false);
         if (t->region_depth) {
             t->region_depth--;
+            a->iv_fn = g ? g->fn : 0;
             if (t->region_depth < 8)
                 interval(a, ti, IV_REGION, t->region_start[t->region_depth], ts);
         }
-        struct tr_active_region *g = region_find(a, r->u[0], false);
         if (g)
             region_end(a, g, ts);
         break;
@@ -223,8 +225,9 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
         break;
     case K_ITASK_END:
         if (t->itask_start) {
-            interval(a, ti, IV_PARALLEL, t->itask_start, ts);
             struct tr_active_region *g = region_find(a, r->u[0], false);
+            a->iv_fn = g ? g->fn : 0;
+            interval(a, ti, IV_PARALLEL, t->itask_start, ts);
             uint64_t work = ts - t->itask_start;
             work = work > t->itask_barrier ? work - t->itask_barrier : 0;
             if (g && r->u[1] < g->nthreads)

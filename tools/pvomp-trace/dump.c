@@ -7,7 +7,8 @@
 
 #include "reader.h"
 
-static void print_record(struct tr_out *o, const struct tr_rec *r, int64_t delta)
+static void print_record(struct tr_out *o, struct tr_log *log, const struct tr_rec *r,
+                         int64_t delta)
 {
     const struct tr_desc *d = r->d;
     tr_out_bytes(o, d->name, d->namelen);
@@ -28,6 +29,12 @@ static void print_record(struct tr_out *o, const struct tr_rec *r, int64_t delta
             }
         } else {
             tr_out_hex(o, r->u[i]);
+            const char *name = tr_is_code_arg(d, i) ? tr_names_get(log->names, r->u[i]) : NULL;
+            if (name) {
+                tr_out_str(o, " <");
+                tr_out_str(o, name);
+                tr_out_char(o, '>');
+            }
         }
     }
     tr_out_char(o, '\n');
@@ -73,7 +80,7 @@ int tr_cmd_dump(struct tr_log *log, const struct tr_opts *opt, FILE *f)
             if (opt->simpletrace)
                 print_simpletrace(&o, r, delta);
             else
-                print_record(&o, r, delta);
+                print_record(&o, log, r, delta);
         }
         tr_walk_free(w);
     } else {
@@ -84,7 +91,7 @@ int tr_cmd_dump(struct tr_log *log, const struct tr_opts *opt, FILE *f)
                 last = first = r->ts;
             int64_t delta = opt->absolute ? (int64_t)(r->ts - first) : (int64_t)(r->ts - last);
             last = r->ts;
-            print_record(&o, r, delta);
+            print_record(&o, log, r, delta);
         }
         tr_merge_free(m);
     }

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         done += (size_t)w;
     }
-    struct tr_log log;
+    struct tr_log log, *lp = &log;
     if (tr_log_open_fd(&log, fd, "fuzz", NULL, null) == 0) {
         struct tr_opts o = { 0 };
         tr_cmd_dump(&log, &o, null);
@@ -40,11 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o.simpletrace = false;
         o.all = true;
         tr_cmd_dump(&log, &o, null);
-        tr_cmd_stats(&log, &o, null);
-        tr_cmd_timeline(&log, &o, null);
+        tr_cmd_stats(&lp, 1, &o, null);
+        tr_cmd_timeline(&lp, 1, &o, null);
         o.html = true;
         o.width = 300;
-        tr_cmd_timeline(&log, &o, null);
+        tr_cmd_timeline(&lp, 1, &o, null);
         tr_cmd_events(&log, null);
         tr_log_report_end(&log);
     }

@@ -15,18 +15,23 @@
 
 #include "reader.h"
 
+#define MAX_LOGS 4096
+
 static int usage(FILE *f, int status)
 {
     fputs("usage: pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] [options] LOG\n"
-          "       pvomp-trace stats [options] LOG\n"
-          "       pvomp-trace timeline [--html [OUT.html]|--json [OUT.json]] [--width PX] [options] LOG\n"
+          "       pvomp-trace stats [options] LOG...\n"
+          "       pvomp-trace timeline [--html [OUT.html]|--json [OUT.json]] [--width PX] [options] LOG...\n"
           "       pvomp-trace events [LOG]\n"
           "options: --events FILE   trace-events declarations for logs that lack them\n"
           "         -o FILE         write the output there instead of stdout\n"
+          "         --debuginfo DIR separate debug files, DIR/.build-id/xx/yyyy.debug\n"
           "dump:    time order across threads; --simpletrace prints exactly what QEMU's\n"
           "         simpletrace.py prints (file order, every record); --all includes the\n"
           "         log's own records; --abs prints time since the start, not deltas\n"
           "timeline: Chrome trace-event JSON (Perfetto UI); --html: self-contained report\n"
+          "several logs (stats, timeline --json): one summary / one timeline, a process\n"
+          "         per log, on each log's CLOCK_MONOTONIC (the processes of one host)\n"
           "events:  the trace-events file for simpletrace.py (built-in catalog without LOG)\n"
           "exit status: 0 complete log, 2 incomplete or damaged log (stderr says where),\n"
           "             1 usage error or unreadable log\n", f);
@@ -37,6 +42,8 @@ int main(int argc, char **argv)
 {
     struct tr_opts opt = { 0 };
     const char *cmd, *path = NULL;
+    const char *paths[MAX_LOGS];
+    size_t npaths = 0;
     if (argc < 2)
         return usage(stderr, 1);
     cmd = argv[1];
@@ -67,11 +74,14 @@ int main(int argc, char **argv)
             if (l > 5 && !strcmp(argv[i + 1] + l - 5, ext))
                 opt.output = argv[++i];
         }
-        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width")) &&
+        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width") ||
+                  !strcmp(a, "--debuginfo")) &&
                  i + 1 < argc) {
             const char *v = argv[++i];
             if (!strcmp(a, "--events"))
                 opt.events_file = v;
+            else if (!strcmp(a, "--debuginfo"))
+                opt.debuginfo = v;
             else if (!strcmp(a, "-o"))
                 opt.output = v;
             else {
@@ -88,10 +98,19 @@ int main(int argc, char **argv)
             return usage(stderr, 1);
         } else if (!path) {
             path = a;
+            paths[npaths++] = a;
+        } else if (npaths < MAX_LOGS) {
+            paths[npaths++] = a;
         } else {
-            fprintf(stderr, "pvomp-trace: one log at a time\n");
+            fprintf(stderr, "pvomp-trace: at most %d logs at a time\n", MAX_LOGS);
             return 1;
         }
+    }
+    bool many = !strcmp(cmd, "stats") || (!strcmp(cmd, "timeline") && !opt.html);
+    if (npaths > 1 && !many) {
+        fprintf(stderr, "pvomp-trace: %s%s reads one log (stats and timeline --json merge "
+                        "several)\n", cmd, opt.html ? " --html" : "");
+        return 1;
     }
     if (!path && strcmp(cmd, "events")) {
         fprintf(stderr, "pvomp-trace: %s: which log?\n", cmd);
@@ -111,23 +130,43 @@ int main(int argc, char **argv)
     if (!path) {
         status = tr_cmd_events(NULL, out);
     } else {
-        struct tr_log log;
-        if (tr_log_open(&log, path, opt.events_file, stderr) != 0) {
+        struct tr_log *logs = calloc(npaths, sizeof *logs), *lp[MAX_LOGS];
+        size_t n = 0;
+        status = 0;
+        for (; logs && n < npaths; n++) {
+            lp[n] = &logs[n];
+            if (tr_log_open(&logs[n], paths[n], opt.events_file, stderr) != 0) {
+                status = 1;
+                break;
+            }
+            if (strcmp(cmd, "events"))
+                logs[n].names = tr_names_open(&logs[n], opt.debuginfo);
+        }
+        if (!logs || status) {
+            for (size_t i = 0; i < n; i++) {
+                tr_names_close(logs[i].names);
+                tr_log_close(&logs[i]);
+            }
+            free(logs);
             if (out != stdout)
                 fclose(out);
             return 1;
         }
         if (!strcmp(cmd, "dump"))
-            status = tr_cmd_dump(&log, &opt, out);
+            status = tr_cmd_dump(lp[0], &opt, out);
         else if (!strcmp(cmd, "stats"))
-            status = tr_cmd_stats(&log, &opt, out);
+            status = tr_cmd_stats(lp, n, &opt, out);
         else if (!strcmp(cmd, "timeline"))
-            status = tr_cmd_timeline(&log, &opt, out);
+            status = tr_cmd_timeline(lp, n, &opt, out);
         else
-            status = tr_cmd_events(&log, out);
-        if (!tr_log_report_end(&log) && status == 0)
-            status = 2;
-        tr_log_close(&log);
+            status = tr_cmd_events(lp[0], out);
+        for (size_t i = 0; i < n; i++) {
+            if (!tr_log_report_end(&logs[i]) && status == 0)
+                status = 2;
+            tr_names_close(logs[i].names);
+            tr_log_close(&logs[i]);
+        }
+        free(logs);
     }
     if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
         perror(opt.output ? opt.output : "stdout");

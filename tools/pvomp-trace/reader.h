@@ -70,7 +70,8 @@ enum tr_kind {
     K_OTHER = 0,
     K_DROPPED,
     /* the log's own records */
-    K_META_EVENT, K_META_PROCESS, K_META_CLOCK, K_META_CHUNK, K_META_CUT, K_META_END,
+    K_META_EVENT, K_META_PROCESS, K_META_CLOCK, K_META_CHUNK, K_META_CUT, K_META_OBJECT,
+    K_META_END, /* last of the log's own */
     /* runtime events the analyses understand */
     K_THREAD_BEGIN, K_THREAD_END,
     K_PARALLEL_BEGIN, K_PARALLEL_END, K_ITASK_BEGIN, K_ITASK_END,
@@ -145,6 +146,11 @@ struct tr_idmap {           /* open addressing: event id -> descriptor index */
 };
 #define TR_DIRECT_IDS 1024     /* small ids looked up directly */
 
+struct tr_object {          /* one pvtrace_object record */
+    uint64_t bias, start, end;  /* ELF address + bias = address; [start, end) mapped */
+    char *path, *build_id;      /* build_id: hex, "" when the object has none */
+};
+
 struct tr_log {
     const char *path;
     int fd;
@@ -176,7 +182,25 @@ struct tr_log {
     char *exe, *cmdline, *runtime, *clock_source;
     uint64_t clock_hz, clock_mono, clock_real, clock_ts;
     uint64_t first_ts, last_ts;  /* over records seen by the scan */
+
+    /* the loaded objects (pvtrace_object), in log order */
+    struct tr_object *objects;
+    size_t nobjects;
+    struct tr_names *names;  /* set by the caller (tr_names_open), or NULL */
 };
+
+/* ------------------------------------------------- naming code (names.c) */
+struct tr_names;
+/* debuginfo_dir: NULL, or a directory with .build-id/xx/yyyy.debug files. */
+struct tr_names *tr_names_open(const struct tr_log *log, const char *debuginfo_dir);
+void tr_names_close(struct tr_names *nm);
+/* "main:42 (demo.c)", "main._omp_fn.0", "demo+0x11f1 [why]" or "0x..." (see
+ * names.c); owned by nm; NULL when nm is NULL. */
+const char *tr_names_get(struct tr_names *nm, uint64_t addr);
+/* The name of addr, or addr in hex (written to hex) without names. */
+const char *tr_code_name(struct tr_log *log, uint64_t addr, char hex[24]);
+/* Is argument i of d a code address (fn, codeptr*)? */
+bool tr_is_code_arg(const struct tr_desc *d, unsigned i);
 
 /* Open and scan.  Returns 0, or -1 when the file is not a readable log
  * (message printed).  events_file: optional trace-events file for logs
@@ -281,6 +305,8 @@ struct tr_analysis {
     uint64_t phantom_start, phantom_max;
     tr_iv_fn on_interval;               /* optional */
     void *ctx;
+    uint64_t iv_fn;                     /* during on_interval: the region's outlined
+                                           function (IV_REGION, IV_PARALLEL), or 0 */
 };
 void tr_analysis_init(struct tr_analysis *a, struct tr_log *log);
 void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r);
@@ -301,10 +327,18 @@ struct tr_opts {
     bool absolute;          /* dump: time since the start instead of deltas */
     bool html, json;        /* timeline */
     unsigned width;         /* timeline html: pixels */
+    const char *debuginfo;  /* --debuginfo DIR: separate debug files by build-id */
 };
 int tr_cmd_dump(struct tr_log *log, const struct tr_opts *o, FILE *out);
-int tr_cmd_stats(struct tr_log *log, const struct tr_opts *o, FILE *out);
-int tr_cmd_timeline(struct tr_log *log, const struct tr_opts *o, FILE *out);
+/* stats and timeline --json take several logs (MPI ranks, processes of one
+ * host): one summary, one timeline on the monotonic clock. */
+int tr_cmd_stats(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
+int tr_cmd_timeline(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
+/* CLOCK_MONOTONIC minus the log's clock, ns (0: the log has no clock record). */
+int64_t tr_log_mono_offset(const struct tr_log *log);
+/* A log's lane name among several: its file name (PVOMP_TRACE=run.%r.pvtrace
+ * names it by rank). */
+const char *tr_log_lane(const struct tr_log *log);
 int tr_cmd_events(struct tr_log *log, FILE *out);      /* log may be NULL: built-in catalog */
 
 /* ------------------------------------------------------------ output */

@@ -116,6 +116,7 @@ static const struct {
     { "pvtrace_chunk", "uint64_t stream, uint64_t seq, uint64_t bytes", K_META_CHUNK },
     { "pvtrace_cut", "uint64_t arg, uint64_t len", K_META_CUT },
     { "pvtrace_end", "uint64_t streams, uint64_t chunks, uint64_t bytes, uint64_t monotonic_ns", K_META_END },
+    { "pvtrace_object", "uint64_t bias, uint64_t start, uint64_t end, const char *path, const char *build_id", K_META_OBJECT },
 };
 
 static const struct {
@@ -263,6 +264,20 @@ static void store_string(char **dst, const struct tr_rec *r, unsigned i)
 {
     free(*dst);
     *dst = xstrndup(r->s[i], r->slen[i]);
+}
+
+static void on_object(struct tr_log *log, const struct tr_rec *r)
+{
+    struct tr_object o = { r->u[0], r->u[1], r->u[2], NULL, NULL };
+    store_string(&o.path, r, 3);
+    store_string(&o.build_id, r, 4);
+    struct tr_object *n = realloc(log->objects, (log->nobjects + 1) * sizeof *n);
+    if (!n) {
+        fprintf(stderr, "pvomp-trace: out of memory\n");
+        exit(1);
+    }
+    log->objects = n;
+    log->objects[log->nobjects++] = o;
 }
 
 static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
@@ -462,6 +477,9 @@ static void scan(struct tr_log *log)
                 break;
             case K_META_CUT:
                 break;
+            case K_META_OBJECT:
+                on_object(log, &r);
+                break;
             default:
                 log->top_events++;
             }
@@ -598,6 +616,11 @@ void tr_log_close(struct tr_log *log)
     free(log->ids.vals);
     free(log->stream_ix.keys);
     free(log->stream_ix.vals);
+    for (size_t i = 0; i < log->nobjects; i++) {
+        free(log->objects[i].path);
+        free(log->objects[i].build_id);
+    }
+    free(log->objects);
     free(log->exe);
     free(log->cmdline);
     free(log->runtime);

@@ -117,12 +117,18 @@ void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
         qsort(a->fns, a->nfns, sizeof *a->fns, by_wall);
         tr_out_str(o, "\nparallel regions (by outlined function; imbalance = slowest member's "
                       "work / mean - 1):\n");
-        tr_out_fmt(o, "  %18s %10s %8s %12s %12s %10s %10s\n", "fn", "instances", "threads",
-                   "wall ms", "work ms", "imb mean", "imb max");
+        int w = 18;
+        char hex[24];
+        for (size_t i = 0; i < a->nfns; i++) {
+            int l = (int)strlen(tr_code_name(a->log, a->fns[i].fn, hex));
+            w = l > w ? l : w;
+        }
+        tr_out_fmt(o, "  %-*s %10s %8s %12s %12s %10s %10s\n", w, "region", "instances",
+                   "threads", "wall ms", "work ms", "imb mean", "imb max");
         for (size_t i = 0; i < a->nfns; i++) {
             struct tr_region_fn *f = &a->fns[i];
-            tr_out_fmt(o, "  %#18llx %10llu %8u %12.3f %12.3f %9.1f%% %9.1f%%\n",
-                       (unsigned long long)f->fn, (unsigned long long)f->instances,
+            tr_out_fmt(o, "  %-*s %10llu %8u %12.3f %12.3f %9.1f%% %9.1f%%\n", w,
+                       tr_code_name(a->log, f->fn, hex), (unsigned long long)f->instances,
                        f->max_threads, ms(f->wall), ms(f->work),
                        f->instances ? 100.0 * f->imb_sum / (double)f->instances : 0.0,
                        100.0 * f->imb_max);
@@ -169,14 +175,18 @@ void tr_stats_html(struct tr_analysis *a, struct tr_out *o)
         qsort(a->fns, a->nfns, sizeof *a->fns, by_wall);
         tr_out_str(o, "<h2>Parallel regions</h2>\n<p>By outlined function; imbalance is the "
                       "slowest member's work (time in the implicit task outside barriers) over "
-                      "the mean, minus one.</p>\n<table class=\"num\"><tr><th>fn</th>"
+                      "the mean, minus one.</p>\n<table class=\"num\"><tr><th>region</th>"
                       "<th>instances</th><th>threads</th><th>wall ms</th><th>work ms</th>"
                       "<th>imbalance mean</th><th>imbalance max</th></tr>\n");
         for (size_t i = 0; i < a->nfns; i++) {
             struct tr_region_fn *f = &a->fns[i];
-            tr_out_fmt(o, "<tr><td>%#llx</td><td>%llu</td><td>%u</td><td>%.3f</td><td>%.3f</td>"
+            char hex[24];
+            const char *name = tr_code_name(a->log, f->fn, hex);
+            tr_out_fmt(o, "<tr><td title=\"%#llx\">", (unsigned long long)f->fn);
+            tr_out_html(o, (const uint8_t *)name, strlen(name));
+            tr_out_fmt(o, "</td><td>%llu</td><td>%u</td><td>%.3f</td><td>%.3f</td>"
                           "<td>%.1f%%</td><td>%.1f%%</td></tr>\n",
-                       (unsigned long long)f->fn, (unsigned long long)f->instances, f->max_threads,
+                       (unsigned long long)f->instances, f->max_threads,
                        ms(f->wall), ms(f->work),
                        f->instances ? 100.0 * f->imb_sum / (double)f->instances : 0.0,
                        100.0 * f->imb_max);
@@ -195,17 +205,92 @@ void tr_stats_html(struct tr_analysis *a, struct tr_out *o)
     free(ev);
 }
 
-int tr_cmd_stats(struct tr_log *log, const struct tr_opts *opt, FILE *f)
+/* Several logs (ranks): one region table over all of them, by name (each
+ * process has its own addresses; the names agree). */
+struct merged_region {
+    struct tr_region_fn r;
+    char *name;
+    unsigned logs;
+};
+
+static void merge_regions(struct merged_region **m, size_t *n, struct tr_analysis *a)
 {
-    struct tr_analysis a = { 0 };
+    for (size_t i = 0; i < a->nfns; i++) {
+        struct tr_region_fn *f = &a->fns[i];
+        char hex[24];
+        const char *name = tr_code_name(a->log, f->fn, hex);
+        size_t k = 0;
+        while (k < *n && strcmp((*m)[k].name, name))
+            k++;
+        if (k == *n) {
+            struct merged_region *nm = realloc(*m, (*n + 1) * sizeof *nm);
+            char *copy = strdup(name);
+            if (!nm || !copy) {
+                fprintf(stderr, "pvomp-trace: out of memory\n");
+                exit(1);
+            }
+            *m = nm;
+            nm[k] = (struct merged_region){ .name = copy };
+            (*n)++;
+        }
+        struct merged_region *g = &(*m)[k];
+        g->r.instances += f->instances;
+        g->r.wall += f->wall;
+        g->r.work += f->work;
+        g->r.imb_sum += f->imb_sum;
+        g->r.imb_max = f->imb_max > g->r.imb_max ? f->imb_max : g->r.imb_max;
+        g->r.max_threads = f->max_threads > g->r.max_threads ? f->max_threads : g->r.max_threads;
+        g->logs++;
+    }
+}
+
+static int merged_by_wall(const void *x, const void *y)
+{
+    return by_wall(&((const struct merged_region *)x)->r, &((const struct merged_region *)y)->r);
+}
+
+static void merged_table(struct tr_out *o, struct merged_region *m, size_t n, size_t nlogs)
+{
+    int w = 18;
+    qsort(m, n, sizeof *m, merged_by_wall);
+    for (size_t i = 0; i < n; i++)
+        w = (int)strlen(m[i].name) > w ? (int)strlen(m[i].name) : w;
+    tr_out_fmt(o, "\n== all %zu logs: parallel regions by name (wall and work summed over the "
+                  "logs; imbalance over all instances):\n", nlogs);
+    tr_out_fmt(o, "  %-*s %5s %10s %8s %12s %12s %10s %10s\n", w, "region", "logs", "instances",
+               "threads", "wall ms", "work ms", "imb mean", "imb max");
+    for (size_t i = 0; i < n; i++) {
+        struct tr_region_fn *f = &m[i].r;
+        tr_out_fmt(o, "  %-*s %5u %10llu %8u %12.3f %12.3f %9.1f%% %9.1f%%\n", w, m[i].name,
+                   m[i].logs, (unsigned long long)f->instances, f->max_threads, ms(f->wall),
+                   ms(f->work), f->instances ? 100.0 * f->imb_sum / (double)f->instances : 0.0,
+                   100.0 * f->imb_max);
+        free(m[i].name);
+    }
+    free(m);
+}
+
+int tr_cmd_stats(struct tr_log **logs, size_t n, const struct tr_opts *opt, FILE *f)
+{
     struct tr_out o;
+    struct merged_region *m = NULL;
+    size_t nm = 0;
     (void)opt;
-    tr_analysis_init(&a, log);
-    tr_analysis_run(&a);
     tr_out_init(&o, f);
-    tr_stats_text(&a, &o);
+    for (size_t i = 0; i < n; i++) {
+        struct tr_analysis a = { 0 };
+        if (n > 1)
+            tr_out_fmt(&o, "%s== %s\n", i ? "\n" : "", tr_log_lane(logs[i]));
+        tr_analysis_init(&a, logs[i]);
+        tr_analysis_run(&a);
+        tr_stats_text(&a, &o);
+        if (n > 1)
+            merge_regions(&m, &nm, &a);
+        tr_analysis_free(&a);
+    }
+    if (n > 1)
+        merged_table(&o, m, nm, n);
     tr_out_flush(&o);
     free(o.buf);
-    tr_analysis_free(&a);
     return 0;
 }

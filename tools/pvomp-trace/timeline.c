@@ -80,6 +80,15 @@ static void json_interval(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t s, 
     tr_out_us3(o, (int64_t)(s - j->t0));
     tr_out_str(o, ",\"dur\":");
     tr_out_us3(o, (int64_t)(e - s));
+    if (j->a->iv_fn) { /* the region's code: "args":{"fn":"0x..","fn_name":"main:42 (demo.c)"} */
+        char hex[24];
+        const char *name = tr_code_name(j->a->log, j->a->iv_fn, hex);
+        tr_out_str(o, ",\"args\":{\"fn\":\"");
+        tr_out_hex(o, j->a->iv_fn);
+        tr_out_str(o, "\",\"fn_name\":");
+        tr_out_json_str(o, (const uint8_t *)name, strlen(name));
+        tr_out_char(o, '}');
+    }
     tr_out_char(o, '}');
 }
 
@@ -107,6 +116,15 @@ static void json_instant(struct json *j, const struct tr_rec *r, uint32_t thr)
             tr_out_char(o, '"');
             tr_out_hex(o, r->u[i]);
             tr_out_char(o, '"');
+            const char *name = tr_is_code_arg(r->d, i) ? tr_names_get(j->a->log->names, r->u[i])
+                                                        : NULL;
+            if (name) { /* "fn_name": "main:42 (demo.c)" */
+                tr_out_char(o, ',');
+                tr_out_char(o, '"');
+                tr_out_str(o, r->d->argname[i]);
+                tr_out_str(o, "_name\":");
+                tr_out_json_str(o, (const uint8_t *)name, strlen(name));
+            }
         }
     }
     tr_out_str(o, "}}");
@@ -122,24 +140,20 @@ static void json_instant(struct json *j, const struct tr_rec *r, uint32_t thr)
     }
 }
 
-static void timeline_json(struct tr_log *log, struct tr_out *o)
+/* One log's events: a Perfetto process `pid`, its times from `t0` (in the
+ * log's own clock). */
+static void json_log(struct tr_log *log, struct tr_out *o, bool *first, uint64_t t0,
+                     uint64_t pid, const char *label)
 {
-    struct json j = { .o = o, .t0 = log->first_ts, .pid = log->pid, .first = true };
+    struct json j = { .o = o, .t0 = t0, .pid = pid, .first = *first };
     struct tr_analysis a = { .on_interval = json_interval, .ctx = &j };
     tr_analysis_init(&a, log);
     j.a = &a;
-    tr_out_str(o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"log\":");
-    tr_out_json_str(o, (const uint8_t *)log->path, strlen(log->path));
-    tr_out_str(o, ",\"clock\":");
-    const char *cs = log->clock_source ? log->clock_source : "unknown";
-    tr_out_json_str(o, (const uint8_t *)cs, strlen(cs));
-    tr_out_str(o, "},\"traceEvents\":[\n");
     json_sep(&j);
     tr_out_str(o, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":");
     tr_out_u64(o, j.pid);
     tr_out_str(o, ",\"args\":{\"name\":");
-    const char *exe = log->exe ? log->exe : log->path;
-    tr_out_json_str(o, (const uint8_t *)exe, strlen(exe));
+    tr_out_json_str(o, (const uint8_t *)label, strlen(label));
     tr_out_str(o, "}}");
     json_sep(&j);
     tr_out_str(o, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":");
@@ -162,8 +176,63 @@ static void timeline_json(struct tr_log *log, struct tr_out *o)
     }
     tr_merge_free(m);
     tr_analysis_finish(&a);
-    tr_out_str(o, "\n]}\n");
     tr_analysis_free(&a);
+    *first = j.first;
+}
+
+/* The monotonic clock minus the log's clock (ns): logs of one host share
+ * CLOCK_MONOTONIC, so their records line up on it. */
+int64_t tr_log_mono_offset(const struct tr_log *log)
+{
+    return log->clock_mono || log->clock_ts ? (int64_t)(log->clock_mono - log->clock_ts) : 0;
+}
+
+const char *tr_log_lane(const struct tr_log *log)
+{
+    const char *s = strrchr(log->path, '/');
+    return s ? s + 1 : log->path;
+}
+
+static void timeline_json(struct tr_log **logs, size_t n, struct tr_out *o)
+{
+    bool first = true;
+    int64_t base = INT64_MAX; /* the earliest record, on the monotonic clock */
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = (int64_t)logs[i]->first_ts + tr_log_mono_offset(logs[i]);
+        base = t < base ? t : base;
+    }
+    tr_out_str(o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"log\":");
+    tr_out_json_str(o, (const uint8_t *)logs[0]->path, strlen(logs[0]->path));
+    tr_out_str(o, ",\"clock\":");
+    const char *cs = logs[0]->clock_source ? logs[0]->clock_source : "unknown";
+    tr_out_json_str(o, (const uint8_t *)cs, strlen(cs));
+    if (n > 1) {
+        tr_out_str(o, ",\"logs\":[");
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                tr_out_char(o, ',');
+            tr_out_json_str(o, (const uint8_t *)logs[i]->path, strlen(logs[i]->path));
+        }
+        tr_out_str(o, "],\"time_base\":\"CLOCK_MONOTONIC of each log\"");
+    }
+    tr_out_str(o, "},\"traceEvents\":[\n");
+    for (size_t i = 0; i < n; i++) {
+        struct tr_log *log = logs[i];
+        const char *exe = log->exe ? log->exe : log->path;
+        char *label = NULL;
+        if (n == 1 || asprintf(&label, "%s: %s (pid %llu)", tr_log_lane(log), exe,
+                               (unsigned long long)log->pid) < 0)
+            label = NULL;
+        /* Perfetto keys processes by pid: another host's may repeat one. */
+        uint64_t pid = log->pid;
+        for (size_t k = 0; k < i; k++)
+            if (logs[k]->pid == log->pid)
+                pid += (uint64_t)(i + 1) << 32;
+        json_log(log, o, &first, (uint64_t)(base - tr_log_mono_offset(log)), pid,
+                 label ? label : exe);
+        free(label);
+    }
+    tr_out_str(o, "\n]}\n");
 }
 
 /* ---------------------------------------------------------------- HTML */
@@ -352,14 +421,14 @@ static void timeline_html(struct tr_log *log, const struct tr_opts *opt, struct 
     tr_analysis_free(&b);
 }
 
-int tr_cmd_timeline(struct tr_log *log, const struct tr_opts *opt, FILE *f)
+int tr_cmd_timeline(struct tr_log **logs, size_t n, const struct tr_opts *opt, FILE *f)
 {
     struct tr_out o;
     tr_out_init(&o, f);
     if (opt->html)
-        timeline_html(log, opt, &o);
+        timeline_html(logs[0], opt, &o);
     else
-        timeline_json(log, &o);
+        timeline_json(logs, n, &o);
     tr_out_flush(&o);
     free(o.buf);
     return 0;
