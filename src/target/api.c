@@ -65,6 +65,10 @@ PV_EXPORT int omp_target_is_present(const void *ptr, int device_num)
         return 1;
     if (w < 0)
         return 0;
+    /* A device sharing the host's memory has every host object (as libgomp
+     * answers for its shared-memory devices). */
+    if (d->shared)
+        return 1;
     pthread_mutex_lock(&d->lock);
     uintptr_t a = (uintptr_t)ptr;
     struct pv_mapping *m = pv_map_find(&d->map, a, a + 1);
@@ -145,7 +149,9 @@ PV_EXPORT int omp_target_associate_ptr(const void *host_ptr, const void *device_
                                        size_t device_offset, int device_num)
 {
     struct pv_device *d = NULL;
-    if (which(device_num, &d) != 1 || !host_ptr)
+    /* A device sharing the host's memory has nothing to associate (EINVAL,
+     * as libgomp answers for its shared-memory devices). */
+    if (which(device_num, &d) != 1 || !host_ptr || d->shared)
         return EINVAL;
     uintptr_t s = (uintptr_t)host_ptr, e = s + size;
     uintptr_t dev = (uintptr_t)device_ptr + device_offset;
