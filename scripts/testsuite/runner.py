@@ -443,6 +443,7 @@ class Runner:
         was executing (tests are built with -g, which does not change code)."""
         env = clean_env()
         env.update(t.env)
+        env.update(self.args.run_env)       # the crash happened with these
         cmd = ["gdb", "-nx", "-batch", "-ex", "set startup-with-shell off",
                "-ex", "set environment LD_LIBRARY_PATH=" + self.lib, "-ex", "run", "-ex", "bt", exe]
         try:

@@ -2,7 +2,8 @@
  * omp_target_is_present, omp_target_memcpy(_rect) and
  * omp_target_associate/disassociate_ptr.  Device numbers are checked:
  * the initial device is omp_get_num_devices(); anything else outside
- * [0, omp_get_num_devices()) is invalid (NULL / EINVAL / 0). */
+ * [0, omp_get_num_devices()) is invalid (NULL / EINVAL / 0).  A device
+ * sharing the host's memory has nothing to associate (docs/target.md). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,10 +66,6 @@ PV_EXPORT int omp_target_is_present(const void *ptr, int device_num)
         return 1;
     if (w < 0)
         return 0;
-    /* A device sharing the host's memory has every host object (as libgomp
-     * answers for its shared-memory devices). */
-    if (d->shared)
-        return 1;
     pthread_mutex_lock(&d->lock);
     uintptr_t a = (uintptr_t)ptr;
     struct pv_mapping *m = pv_map_find(&d->map, a, a + 1);

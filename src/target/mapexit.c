@@ -133,7 +133,7 @@ void pv_remove_group(struct pv_device *d, struct pv_mapping *head)
     if (head->mem)
         pv_dev_free(d, head->mem, (void *)head->dev_start, hi - lo);
     else if (d->shared && head->refcount != PV_REF_INF)
-        pv_dev_unshare(d, lo, hi - lo);
+        pv_dev_share(d, ompt_target_data_disassociate, lo, hi - lo);
     for (size_t i = 0; i < n; i++) {
         struct pv_mapping *m = head->members ? head->members[i] : head;
         free(m->attach);

@@ -112,7 +112,7 @@ static struct pv_mapping *map_new(struct ctx *c, size_t i, struct pv_kind k, uin
     pv_map_insert(&d->map, m);
     pv_touch(&c->touched, m);
     if (d->shared)
-        pv_dev_share(d, start, end - start);
+        pv_dev_share(d, ompt_target_data_associate, start, end - start);
     else if (k.k == K_POINTER || k.k == K_POINTER_TO_ZLAS) {
         uintptr_t v = device_pointer(c, *(uintptr_t *)start, c->l->sizes[i],
                                      k.k == K_POINTER_TO_ZLAS);
@@ -218,7 +218,7 @@ static size_t map_struct(struct ctx *c, size_t i, struct pv_kind k)
         void *mem = NULL;
         uintptr_t dev = lo;
         if (d->shared)
-            pv_dev_share(d, lo, hi - lo);
+            pv_dev_share(d, ompt_target_data_associate, lo, hi - lo);
         else
             dev = (uintptr_t)pv_dev_alloc(d, hi - lo, lo, k.align, &mem);
         struct pv_mapping *head = NULL;

@@ -59,22 +59,12 @@ void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size)
     free(mem);
 }
 
-void pv_dev_share(struct pv_device *d, uintptr_t host, size_t size)
+void pv_dev_share(struct pv_device *d, ompt_target_data_op_t optype, uintptr_t host, size_t size)
 {
     if (pv_ev_on()) {
         struct pv_op op;
-        pv_ev_data_op_begin(&op, ompt_target_data_associate, (void *)host, host_dev(),
-                            (void *)host, d->num, size, d->num);
-        pv_ev_data_op_end(&op);
-    }
-}
-
-void pv_dev_unshare(struct pv_device *d, uintptr_t host, size_t size)
-{
-    if (pv_ev_on()) {
-        struct pv_op op;
-        pv_ev_data_op_begin(&op, ompt_target_data_disassociate, (void *)host, host_dev(),
-                            (void *)host, d->num, size, d->num);
+        pv_ev_data_op_begin(&op, optype, (void *)host, host_dev(), (void *)host, d->num, size,
+                            d->num);
         pv_ev_data_op_end(&op);
     }
 }

@@ -129,10 +129,10 @@ enum pv_trace_target_kind {
 void *pv_dev_alloc(struct pv_device *d, size_t size, uintptr_t host_like, size_t align,
                    void **mem);
 void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size);
-/* A shared-memory device's "mapping" of [host, host + size): no block, no
- * copy, only the OMPT associate / disassociate data operation. */
-void pv_dev_share(struct pv_device *d, uintptr_t host, size_t size);
-void pv_dev_unshare(struct pv_device *d, uintptr_t host, size_t size);
+/* A shared-memory device's mapping of [host, host + size) begins or ends:
+ * no block, no copy, only the OMPT data operation (optype: associate or
+ * disassociate). */
+void pv_dev_share(struct pv_device *d, ompt_target_data_op_t optype, uintptr_t host, size_t size);
 void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size);
 void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size);
 /* Copy between devices (-1: the initial device), as omp_target_memcpy does. */
