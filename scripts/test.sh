@@ -14,6 +14,11 @@ status=0
 export PVOMP_TESTSUITE_LANGS=${PVOMP_TESTSUITE_LANGS:-all}
 export PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target}
 bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
+# Again with device 0's own memory (maps copy; the default shares the host's):
+# its own effective targets and known failures (docs/target.md).
+echo "== libgomp testsuite with device 0's own memory (PVOMP_DEVICE_MEMORY=separate)"
+PVOMP_TESTSUITE_RUN_ENV="PVOMP_DEVICE_MEMORY=separate" bash "$here/scripts/libgomp-testsuite.sh" \
+  "$build" --known-failures "$here/scripts/testsuite/known-failures.separate" || status=1
 # Again with an OMPT tool attached to every test (the recording tool, which
 # checks the invariants of each program's whole event log at exit): every
 # test must still pass, and every log must hold (tests/ompt/tt_check.c).

@@ -132,14 +132,24 @@ EFFECTIVE = {
                             "expensive tests not requested (GCC_TEST_RUN_EXPENSIVE)"),
     "offload_target_nvptx": (False, "no nvptx offload compiler installed"),
     "offload_target_amdgcn": (False, "no amdgcn offload compiler installed"),
-    # pvomp's default device 0 is a host device with its own memory (src/target)
+    # pvomp's device 0 runs on the host and by default shares its memory;
+    # set_device_memory() switches these for PVOMP_DEVICE_MEMORY=separate (src/target)
     "offload_device": (True, ""),
-    "offload_device_nonshared_as": (True, ""),
-    "offload_device_shared_as": (False, "device 0 has its own memory (not shared with the host)"),
+    "offload_device_nonshared_as": (False, "device 0 shares the host's memory (PVOMP_DEVICE_MEMORY)"),
+    "offload_device_shared_as": (True, ""),
     "offload_device_nvptx": (False, "needs an nvptx device"),
     "offload_device_intel_mic": (False, "needs an Intel MIC device"),
     "offload_device_any_intel_mic": (False, "needs an Intel MIC device"),
 }
+
+
+def set_device_memory(separate):
+    """The effective targets of device 0's memory mode (PVOMP_DEVICE_MEMORY
+    of the runs on pvomp): its own memory with separate=True, else shared."""
+    EFFECTIVE["offload_device_nonshared_as"] = (
+        (True, "") if separate else (False, "device 0 shares the host's memory (PVOMP_DEVICE_MEMORY)"))
+    EFFECTIVE["offload_device_shared_as"] = (
+        (False, "device 0 has its own memory (PVOMP_DEVICE_MEMORY=separate)") if separate else (True, ""))
 
 
 def _atom(word, lang):

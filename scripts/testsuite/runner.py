@@ -60,6 +60,7 @@ Item = collections.namedtuple("Item", "name path lang torture")
 SYSTEM_LIBGOMP = "/usr/lib/x86_64-linux-gnu/libgomp.so.1"
 CATEGORIES = ("tasks", "target")
 KNOWN_FAILURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "known-failures")
+KNOWN_FAILURES_NAME = "known-failures"    # the file in use (--known-failures)
 
 
 def fatal(msg):
@@ -125,7 +126,7 @@ def apply_known_failure(known, name, verdict, why):
     rx, reason = entry
     if verdict == "PASS":
         return "XPASS", "known failure passed (%s); remove it from %s" % (
-            reason[:60], os.path.basename(KNOWN_FAILURES))
+            reason[:60], KNOWN_FAILURES_NAME)
     if verdict == "FAIL":
         if rx.search(why):
             return "XFAIL", reason
@@ -247,7 +248,7 @@ class Runner:
             print("testsuite: WARNING: %s is not pvomp (--allow-foreign-runtime)" % self.lib_gomp,
                   flush=True)
         else:       # pvomp's known failures; another runtime is judged plainly
-            self.known = read_known_failures(KNOWN_FAILURES)
+            self.known = read_known_failures(self.args.known_failures)
         self.probe()
 
     def probe(self):
@@ -442,6 +443,7 @@ class Runner:
         was executing (tests are built with -g, which does not change code)."""
         env = clean_env()
         env.update(t.env)
+        env.update(self.args.run_env)       # the crash happened with these
         cmd = ["gdb", "-nx", "-batch", "-ex", "set startup-with-shell off",
                "-ex", "set environment LD_LIBRARY_PATH=" + self.lib, "-ex", "run", "-ex", "bt", exe]
         try:
@@ -576,8 +578,19 @@ def main():
     ap.add_argument("--run-env", default=os.environ.get("PVOMP_TESTSUITE_RUN_ENV", ""),
                     help="space-separated VAR=VALUE set for the runs on pvomp (not the baseline), "
                          "e.g. OMP_TOOL_LIBRARIES=build/tests/ompt/libpvomp_tt.so TT_QUIET=1")
+    ap.add_argument("--known-failures", default=os.environ.get("PVOMP_TESTSUITE_KNOWN_FAILURES", ""),
+                    help="the known-failures file (default: known-failures, or known-failures.separate "
+                         "when --run-env has PVOMP_DEVICE_MEMORY=separate)")
     args = ap.parse_args()
     args.run_env = dict(kv.split("=", 1) for kv in args.run_env.split())
+    # Device 0's memory mode decides the offload_device_* effective targets
+    # and which known failures apply (docs/target.md, docs/testsuite.md).
+    separate = args.run_env.get("PVOMP_DEVICE_MEMORY", "").strip().lower() == "separate"
+    dg.set_device_memory(separate)
+    if not args.known_failures:
+        args.known_failures = KNOWN_FAILURES + (".separate" if separate else "")
+    global KNOWN_FAILURES_NAME
+    KNOWN_FAILURES_NAME = os.path.basename(args.known_failures)
     args.with_cats = comma_list(args.with_cats, CATEGORIES, "PVOMP_TESTSUITE_WITH")
     args.langs = [x for x in LANGS if x in comma_list(args.langs, LANGS, "PVOMP_TESTSUITE_LANGS")]
     if not args.langs:
@@ -591,7 +604,7 @@ def main():
         names = set(p for i in r.tests(LANGS) for p in name_prefixes(i.name))
         for n in sorted(set(r.known) - names):
             print("testsuite: WARNING: %s lists %s, which is not a test" % (
-                os.path.basename(KNOWN_FAILURES), n), flush=True)
+                KNOWN_FAILURES_NAME, n), flush=True)
     zero = {"PASS": 0, "FAIL": 0, "XFAIL": 0, "XPASS": 0, "SKIP": 0}
     counts = {lang: dict(zero) for lang in args.langs}
     results = [None] * len(tests)

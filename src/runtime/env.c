@@ -437,6 +437,28 @@ static void parse_wait(void)
         shown_spin_count = 0;
 }
 
+/* PVOMP_DEVICE_MEMORY (pvomp's own): "shared" (the default: device 0 uses
+ * the host's memory, maps are bookkeeping) or "separate" (device 0 has its
+ * own memory and maps copy; see docs/target.md). */
+static void parse_device_memory(void)
+{
+    const char *value = getenv("PVOMP_DEVICE_MEMORY");
+    if (!value)
+        return;
+    const char *p = skip_ws(value);
+    bool separate = false;
+    if (eat_word(&p, "shared"))
+        separate = false;
+    else if (eat_word(&p, "separate"))
+        separate = true;
+    else
+        p = "?";
+    if (only_ws_left(p))
+        pv_gicv.device_separate = separate;
+    else
+        bad_value("PVOMP_DEVICE_MEMORY", value);
+}
+
 static void parse_target_offload(void)
 {
     const char *value = getenv("OMP_TARGET_OFFLOAD");
@@ -546,6 +568,7 @@ void pv_env_init(void)
     if (env_int("OMP_DEFAULT_DEVICE", &i, true))
         pv_initial_icv.default_device_var = i;
     parse_target_offload();
+    parse_device_memory();
     if (env_int("OMP_MAX_TASK_PRIORITY", &i, true))
         pv_gicv.max_task_priority_var = i;
     parse_allocator();
@@ -669,6 +692,7 @@ void pv_display_env(bool verbose)
             : pv_gicv.target_offload == 2 ? "DISABLED"
                                           : "DEFAULT");
     if (verbose) {
+        fprintf(f, "  PVOMP_DEVICE_MEMORY = '%s'\n", pv_gicv.device_separate ? "SEPARATE" : "SHARED");
         fputs("  GOMP_CPU_AFFINITY = ''\n", f);
         fprintf(f, "  GOMP_STACKSIZE = '%zu'\n", pv_gicv.stacksize);
         fprintf(f, "  GOMP_SPINCOUNT = '%llu'\n", shown_spin_count);

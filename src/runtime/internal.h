@@ -84,6 +84,7 @@ struct pv_global_icv {
     bool display_env;
     bool display_env_verbose;
     int target_offload;            /* 0 default, 1 mandatory, 2 disabled */
+    bool device_separate;          /* PVOMP_DEVICE_MEMORY=separate: device 0 has its own memory */
     char *affinity_format;
     bool display_affinity;
     unsigned default_allocator;    /* omp_allocator_handle_t value */

@@ -2,7 +2,8 @@
  * omp_target_is_present, omp_target_memcpy(_rect) and
  * omp_target_associate/disassociate_ptr.  Device numbers are checked:
  * the initial device is omp_get_num_devices(); anything else outside
- * [0, omp_get_num_devices()) is invalid (NULL / EINVAL / 0). */
+ * [0, omp_get_num_devices()) is invalid (NULL / EINVAL / 0).  A device
+ * sharing the host's memory has nothing to associate (docs/target.md). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,9 @@ PV_EXPORT int omp_target_associate_ptr(const void *host_ptr, const void *device_
                                        size_t device_offset, int device_num)
 {
     struct pv_device *d = NULL;
-    if (which(device_num, &d) != 1 || !host_ptr)
+    /* A device sharing the host's memory has nothing to associate (EINVAL,
+     * as libgomp answers for its shared-memory devices). */
+    if (which(device_num, &d) != 1 || !host_ptr || d->shared)
         return EINVAL;
     uintptr_t s = (uintptr_t)host_ptr, e = s + size;
     uintptr_t dev = (uintptr_t)device_ptr + device_offset;

@@ -1,6 +1,7 @@
 /* The device table and device selection.
  *
- * pvomp has one non-host device, number 0 (see target.h); the initial device
+ * pvomp has one non-host device, number 0 (see target.h), sharing the host's
+ * memory unless PVOMP_DEVICE_MEMORY=separate gives it its own; the initial device
  * is number omp_get_num_devices().  With OMP_TARGET_OFFLOAD=disabled there
  * is no non-host device at all (omp_get_num_devices() == 0), so every
  * construct runs on the initial device.  A device is initialized when first
@@ -28,6 +29,7 @@ static void device_init(struct pv_device *d, int num)
     pthread_mutex_lock(&init_lock);
     if (atomic_load_explicit(&d->state, memory_order_acquire) == PV_DEV_UNINIT) {
         d->num = num;
+        d->shared = !pv_gicv.device_separate;
         /* Recursive: tool callbacks dispatched while mapping may call the
          * device memory routines. */
         pthread_mutexattr_t a;

@@ -64,8 +64,8 @@ void pv_attach(struct pv_device *d, struct pv_mapping *m, uintptr_t slot, size_t
     if (!m->attach)
         m->attach = pv_calloc(slots_of(m), sizeof *m->attach);
     size_t idx = (slot - m->host_start) / SLOT;
-    if (m->attach[idx]++ > 0)
-        return;
+    if (m->attach[idx]++ > 0 || d->shared)
+        return;   /* (shared memory: the host's pointer is the device's) */
     uintptr_t target = *(uintptr_t *)slot, value = 0;
     if (m->identity) {
         /* The device slot is the host slot: keep the host value for detach. */
@@ -91,7 +91,7 @@ void pv_detach(struct pv_device *d, struct pv_mapping *m, uintptr_t slot, bool f
         pv_fatal("detaching %p on device %d, which is not attached", (void *)slot, d->num);
     if (force)
         m->attach[idx] = 1;
-    if (--m->attach[idx] > 0)
+    if (--m->attach[idx] > 0 || d->shared)
         return;
     /* Unattached: the device copy gets the host's pointer value back. */
     if (m->identity)
@@ -132,6 +132,8 @@ void pv_remove_group(struct pv_device *d, struct pv_mapping *head)
     }
     if (head->mem)
         pv_dev_free(d, head->mem, (void *)head->dev_start, hi - lo);
+    else if (d->shared && head->refcount != PV_REF_INF)
+        pv_dev_share(d, ompt_target_data_disassociate, lo, hi - lo);
     for (size_t i = 0; i < n; i++) {
         struct pv_mapping *m = head->members ? head->members[i] : head;
         free(m->attach);

@@ -87,6 +87,8 @@ static uintptr_t device_pointer(struct ctx *c, uintptr_t value, size_t bias, boo
         return 0;
     struct pv_mapping *t = pv_map_find_0len(&c->d->map, value + bias, true);
     if (!t) {
+        if (c->d->shared)
+            return value;   /* the host's memory is the device's */
         if (zlas)
             return 0;
         pv_fatal("pointer target of an array section is not mapped (device %d)", c->d->num);
@@ -100,10 +102,18 @@ static struct pv_mapping *map_new(struct ctx *c, size_t i, struct pv_kind k, uin
 {
     struct pv_device *d = c->d;
     struct pv_mapping *m = new_mapping(d, start, end);
-    m->dev_start = (uintptr_t)pv_dev_alloc(d, end - start, start, k.align, &m->mem);
+    /* Shared memory: bookkeeping only; the device address is the host
+     * address and a pointer already holds what the device should see. */
+    m->identity = d->shared;
+    if (d->shared)
+        m->dev_start = start;
+    else
+        m->dev_start = (uintptr_t)pv_dev_alloc(d, end - start, start, k.align, &m->mem);
     pv_map_insert(&d->map, m);
     pv_touch(&c->touched, m);
-    if (k.k == K_POINTER || k.k == K_POINTER_TO_ZLAS) {
+    if (d->shared)
+        pv_dev_share(d, ompt_target_data_associate, start, end - start);
+    else if (k.k == K_POINTER || k.k == K_POINTER_TO_ZLAS) {
         uintptr_t v = device_pointer(c, *(uintptr_t *)start, c->l->sizes[i],
                                      k.k == K_POINTER_TO_ZLAS);
         pv_dev_to(d, (void *)m->dev_start, &v, sizeof v);
@@ -205,14 +215,19 @@ static size_t map_struct(struct ctx *c, size_t i, struct pv_kind k)
         }
     } else {
         struct pv_device *d = c->d;
-        void *mem;
-        uintptr_t dev = (uintptr_t)pv_dev_alloc(d, hi - lo, lo, k.align, &mem);
+        void *mem = NULL;
+        uintptr_t dev = lo;
+        if (d->shared)
+            pv_dev_share(d, ompt_target_data_associate, lo, hi - lo);
+        else
+            dev = (uintptr_t)pv_dev_alloc(d, hi - lo, lo, k.align, &mem);
         struct pv_mapping *head = NULL;
         for (size_t j = first; j <= last; j++) {
             struct pv_kind kj = pv_kind_at(l, j);
             uintptr_t s = (uintptr_t)l->hostaddrs[j], e = s + l->sizes[j];
             struct pv_mapping *m = new_mapping(d, s, e);
             m->dev_start = dev + (s - lo);
+            m->identity = d->shared;
             if (!head) {
                 head = m;
                 m->mem = mem;
@@ -222,7 +237,7 @@ static size_t map_struct(struct ctx *c, size_t i, struct pv_kind k)
             m->head = head;
             head->members[head->nmembers++] = m;
             pv_map_insert(&d->map, m);
-            if (k_copy_to(kj.k) || k_always_to(kj.k))
+            if (!d->shared && (k_copy_to(kj.k) || k_always_to(kj.k)))
                 pv_dev_to(d, (void *)m->dev_start, (void *)s, e - s);
             c->h->items[j] = (struct pv_item){.m = m, .serial = m->serial, .host = s, .len = e - s,
                                               .kind = (uint8_t)kj.k,
@@ -272,7 +287,8 @@ static void map_always_pointer(struct ctx *c, size_t i, uintptr_t *last_val)
         v = item_dev(c, i - 1);
     if (v)
         v -= c->l->sizes[i];
-    pv_dev_to(c->d, (void *)pv_map_dev(m, slot), &v, sizeof v);
+    if (!c->d->shared)   /* (shared: the host's pointer is the device's) */
+        pv_dev_to(c->d, (void *)pv_map_dev(m, slot), &v, sizeof v);
     *last_val = pv_map_dev(m, slot);
 }
 
@@ -285,8 +301,11 @@ static void map_zero_len(struct ctx *c, size_t i, struct pv_kind k)
         m = pv_map_find_addr(&c->d->map, a);
     if (m)
         use_existing(c, m, i, k, a, a);
+    /* Not mapped: NULL, or on a shared-memory device the host address,
+     * which is valid there (as the original value, OpenMP 5.1 pointer
+     * initialization allows). */
     if (c->h->devaddrs)
-        c->h->devaddrs[i] = m ? (void *)pv_map_dev(m, a) : NULL;
+        c->h->devaddrs[i] = m ? (void *)pv_map_dev(m, a) : c->d->shared ? (void *)a : NULL;
 }
 
 /* Firstprivate copies: one device block for all of them. */

@@ -1,4 +1,5 @@
-/* Device memory of the host device: separate heap blocks, and copies.
+/* Device memory of the host device: separate heap blocks, and copies (or,
+ * on a device sharing the host's memory, associations only).
  * Every allocation, transfer and release is an OMPT data operation and a
  * target_data event of the flight log (emitted before the operation).
  *
@@ -56,6 +57,16 @@ void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size)
         return;
     }
     free(mem);
+}
+
+void pv_dev_share(struct pv_device *d, ompt_target_data_op_t optype, uintptr_t host, size_t size)
+{
+    if (pv_ev_on()) {
+        struct pv_op op;
+        pv_ev_data_op_begin(&op, optype, (void *)host, host_dev(), (void *)host, d->num, size,
+                            d->num);
+        pv_ev_data_op_end(&op);
+    }
 }
 
 void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size)

@@ -1,9 +1,13 @@
 /* Target constructs on pvomp's host device (src/target).
  *
- * Device 0 is a "device" that lives in the same process as the host but has
- * its own memory: every mapped object gets a separately allocated copy, so a
- * map really copies and a device-side write is invisible on the host until
- * it is copied back.  Kernels run on device threads (league.c), one per team
+ * Device 0 is a "device" that lives in the same process as the host.  By
+ * default it shares the host's memory (like unified shared memory): a map is
+ * bookkeeping only (an identity mapping, reference counted, reported to OMPT
+ * as associate / disassociate) and nothing is copied, so target regions cost
+ * what they cost on libgomp's host fallback.  With PVOMP_DEVICE_MEMORY=separate
+ * it has its own memory: every mapped object gets a separately allocated
+ * copy, so a map really copies and a device-side write is invisible on the
+ * host until it is copied back.  Kernels run on device threads (league.c), one per team
  * up to a width, which are initial threads of their own contention groups.
  * The initial device (the host itself) is number omp_get_num_devices().
  *
@@ -90,6 +94,7 @@ enum { PV_DEV_UNINIT = 0, PV_DEV_READY = 1, PV_DEV_FINALIZED = 2 };
 struct pv_device {
     int num;
     _Atomic int state;
+    bool shared;                      /* shares the host's memory (not PVOMP_DEVICE_MEMORY=separate) */
     pthread_mutex_t lock;             /* the map table and device state */
     struct pv_map_table map;
 };
@@ -124,6 +129,10 @@ enum pv_trace_target_kind {
 void *pv_dev_alloc(struct pv_device *d, size_t size, uintptr_t host_like, size_t align,
                    void **mem);
 void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size);
+/* A shared-memory device's mapping of [host, host + size) begins or ends:
+ * no block, no copy, only the OMPT data operation (optype: associate or
+ * disassociate). */
+void pv_dev_share(struct pv_device *d, ompt_target_data_op_t optype, uintptr_t host, size_t size);
 void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size);
 void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size);
 /* Copy between devices (-1: the initial device), as omp_target_memcpy does. */

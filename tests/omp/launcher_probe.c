@@ -17,6 +17,7 @@ int main(int argc, char **argv)
 {
     show("LD_LIBRARY_PATH");
     show("GOMP_WAIT_POLICY");
+    show("PVOMP_DEVICE_MEMORY");
     show("OMP_NUM_THREADS");
     show("PVOMP_TRACE");
     show("PVOMP_TRACE_EVENTS");

@@ -53,6 +53,9 @@ for p in pvsched active passive default; do
     t 0 "$run" --wait-policy "$p" --threads 2 -- "$probe" && out_has "GOMP_WAIT_POLICY=$p"
 done
 t 0 "$run" --threads 3,2 -- "$probe" && out_has "OMP_NUM_THREADS=3,2" && out_has "team=3"
+for m in shared separate; do
+    t 0 "$run" --device-memory "$m" -- "$probe" && out_has "PVOMP_DEVICE_MEMORY=$m"
+done
 
 # Tracing variables.
 t 0 "$run" --trace "$tmp/trace.log" --threads 2 -- "$probe" &&
@@ -86,6 +89,8 @@ t 0 "$run" -v -- /bin/true && err_has "bound no GOMP_*/omp_* symbol of the progr
 t 0 "$run" --help && out_has "Usage: pvomp-run"
 t 0 "$run" -h && out_has "--wait-policy"
 t 2 "$run" --wait-policy bogus -- "$probe" && err_has "invalid wait policy 'bogus'"
+t 0 "$run" --help && out_has "--device-memory M"
+t 2 "$run" --device-memory=own -- "$probe" && err_has "invalid device memory 'own'"
 t 2 "$run" --wait-policy= -- "$probe" && err_has "invalid wait policy"
 t 2 "$run" --threads 0 -- "$probe" && err_has "invalid thread count"
 t 2 "$run" --threads abc -- "$probe" && err_has "invalid thread count 'abc'"

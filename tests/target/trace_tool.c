@@ -75,6 +75,9 @@ static struct op ops[MAXOPS];
 static size_t nops;
 static ompt_id_t last_target_id;
 static int target_begins, target_ends, info_ok = 1;
+/* EMI data op callbacks (at their end) per ompt_target_data_op_t: count, bytes. */
+static size_t op_count[16], op_bytes[16];
+static int op_addr_differs;       /* an associate/disassociate with src != dest */
 
 static pid_t gettid_(void)
 {
@@ -208,13 +211,16 @@ static void on_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_t
                            const void *codeptr_ra)
 {
     (void)target_task_data;
-    (void)src_addr;
-    (void)dest_addr;
-    (void)bytes;
     (void)codeptr_ra;
-    (void)optype;
     (void)src_device_num;
     (void)dest_device_num;
+    if (endpoint == ompt_scope_end && (unsigned)optype < 16) {
+        op_count[optype]++;
+        op_bytes[optype] += bytes;
+        if ((optype == ompt_target_data_associate || optype == ompt_target_data_disassociate) &&
+            src_addr != dest_addr)
+            op_addr_differs = 1;
+    }
     if (finalized)
         fail("data op callback after finalize");
     uint64_t d;
@@ -700,6 +706,48 @@ static void nonemi(void)
     check_end();
 }
 
+/* The default mode (device 0 shares the host's memory): the same regions,
+ * kernels and callbacks, data operations that associate and disassociate
+ * with the items' real sizes, and no allocation or copy. */
+static void shared(void)
+{
+    enum { N = 64 };
+    int a[N] = {0};
+    CHECK(region(a, N) == 1 && a[N - 1] == 1);   /* device_initialize starts the trace */
+    CHECK(dev_init == 1);
+    int b[N] = {0};
+    #pragma omp target teams num_teams(2) map(to: b)
+    b[omp_get_team_num()] = 7;   /* map(to:), and yet the host sees it */
+    CHECK(b[0] == 7 && b[1] == 7);
+    CHECK(stop_trace(dev) == 1);
+    tracing = 0;
+    CHECK(count_type(ompt_callback_target) == 4);          /* two regions, begin + end */
+    CHECK(count_type(ompt_callback_target_submit) == 2);   /* two kernels */
+    CHECK(last_granted() == 202);
+    /* a (N ints) and s (one int), then b (N ints): each associated once and
+     * disassociated once, with its size. */
+    size_t bytes = 2 * N * sizeof(int) + sizeof(int);
+    CHECK(op_count[ompt_target_data_associate] == 3);
+    CHECK(op_bytes[ompt_target_data_associate] == bytes);
+    CHECK(op_count[ompt_target_data_disassociate] == 3);
+    CHECK(op_bytes[ompt_target_data_disassociate] == bytes);
+    CHECK(!op_addr_differs);
+    CHECK(op_count[ompt_target_data_alloc] == 0 && op_count[ompt_target_data_delete] == 0);
+    CHECK(op_count[ompt_target_data_transfer_to_device] == 0);
+    CHECK(op_count[ompt_target_data_transfer_from_device] == 0);
+    size_t recorded = 0;
+    for (size_t i = 0; i < nrecs; i++)
+        if (recs[i].type == ompt_callback_target_data_op) {
+            ompt_record_target_data_op_t *r = &recs[i].record.target_data_op;
+            CHECK(r->optype == ompt_target_data_associate ||
+                  r->optype == ompt_target_data_disassociate);
+            CHECK(r->src_addr == r->dest_addr && r->dest_device_num == 0);
+            recorded += r->bytes;
+        }
+    CHECK(recorded == 2 * bytes);
+    check_end();
+}
+
 int main(int argc, char **argv)
 {
     CHECK(argc == 2 && strcmp(argv[1], scenario) == 0);
@@ -710,6 +758,7 @@ int main(int argc, char **argv)
     } all[] = {
         {"seed", seed}, {"threads", threads}, {"tiny", tiny}, {"pause", pause_scenario},
         {"nobuf", nobuf}, {"flushcb", flushcb}, {"fincb", fincb}, {"nonemi", nonemi},
+        {"shared", shared},
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (strcmp(argv[1], all[i].name) == 0) {

@@ -138,6 +138,7 @@ static const struct env_case cases[] = {
     {{"OMP_DISPLAY_ENV=loud"}, {nprocs_line}, "OMP_DISPLAY_ENV"},
     {{"OMP_DISPLAY_AFFINITY=sure"}, {nprocs_line}, "OMP_DISPLAY_AFFINITY"},
     {{"OMP_TARGET_OFFLOAD=never"}, {nprocs_line}, "OMP_TARGET_OFFLOAD"},
+    {{"PVOMP_DEVICE_MEMORY=own"}, {nprocs_line}, "PVOMP_DEVICE_MEMORY"},
     {{"GOMP_WAIT_POLICY=fast", "OMP_WAIT_POLICY=active"}, {nprocs_line}, "GOMP_WAIT_POLICY"},
     /* OMP_DISPLAY_ENV prints the block once, at startup */
     {{"OMP_DISPLAY_ENV=true"}, {nprocs_line}, NULL, NULL,
@@ -175,6 +176,11 @@ static const struct display_case displays[] = {
     /* GOMP_WAIT_POLICY wins over OMP_WAIT_POLICY */
     {{"OMP_WAIT_POLICY=active", "GOMP_WAIT_POLICY=PASSIVE"},
      {"  OMP_WAIT_POLICY = 'PASSIVE'", "  GOMP_WAIT_POLICY = 'PASSIVE'", "  GOMP_SPINCOUNT = '0'"}},
+    /* device 0's memory: shared by default, separate on request, bad values warned */
+    {{"OMP_DYNAMIC=false"}, {"  PVOMP_DEVICE_MEMORY = 'SHARED'"}},
+    {{"PVOMP_DEVICE_MEMORY= Separate "}, {"  PVOMP_DEVICE_MEMORY = 'SEPARATE'"}},
+    {{"PVOMP_DEVICE_MEMORY=shared"}, {"  PVOMP_DEVICE_MEMORY = 'SHARED'"}},
+    {{"PVOMP_DEVICE_MEMORY=separately"}, {"  PVOMP_DEVICE_MEMORY = 'SHARED'"}},
     {{"GOMP_SPINCOUNT=3T"}, {"  GOMP_SPINCOUNT = '3000000000000'", "  GOMP_WAIT_POLICY = 'DEFAULT'"}},
     {{"GOMP_SPINCOUNT=2M", "OMP_WAIT_POLICY=active"}, {"  GOMP_SPINCOUNT = '2000000'"}},
     {{"OMP_PROC_BIND=spread,master,close"}, {"  OMP_PROC_BIND = 'SPREAD,MASTER,CLOSE'"}},
