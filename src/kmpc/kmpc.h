@@ -4,6 +4,7 @@
 #ifndef PV_KMPC_H
 #define PV_KMPC_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,17 @@ enum pv_kmp_sched {
 };
 #define PV_KMP_SCHED_MODIFIERS ((1u << 29) | (1u << 30))
 
+/* A microtask and its shared arguments, for the GOMP body pv_kmpc_body
+ * (kmpc_fork.c), which calls it with the gtid and the team-local id. */
+#define PV_KMPC_MAX_ARGS 30
+struct pv_kmpc_args {
+    kmpc_micro fn;
+    int argc;
+    void *argv[PV_KMPC_MAX_ARGS];
+};
+void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap);
+void pv_kmpc_body(void *data);
+
 /* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
 
@@ -59,6 +71,8 @@ kmp_int32 pv_kmpc_gtid(void);
 int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 int omp_in_parallel(void);
+int omp_get_team_num(void);
+int omp_get_num_teams(void);
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
 void GOMP_parallel_end(void);

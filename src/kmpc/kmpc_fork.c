@@ -8,9 +8,6 @@
 #include "kmpc/kmpc.h"
 #include "runtime/unsupported.h"
 
-/* The largest shared-argument count one call of a microtask passes. */
-#define PV_KMPC_MAX_ARGS 30
-
 /* What push_num_threads / push_proc_bind asked of the next fork on this
  * thread (0: nothing). */
 static __thread unsigned pushed_threads;
@@ -85,16 +82,10 @@ PV_KMPC_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc
     pushed_bind = proc_bind >= 0 && proc_bind <= 4 ? (unsigned)proc_bind : 0;
 }
 
-struct fork_args {
-    kmpc_micro fn;
-    int argc;
-    void *argv[PV_KMPC_MAX_ARGS];
-};
-
 /* Calls the microtask with every shared argument.  Passing the unused
  * trailing slots too is harmless in the psABIs pvomp supports (x86-64,
  * AArch64): the caller owns the stack arguments. */
-static void invoke_microtask(const struct fork_args *a, kmp_int32 gtid, kmp_int32 btid)
+static void invoke_microtask(const struct pv_kmpc_args *a, kmp_int32 gtid, kmp_int32 btid)
 {
     void *const *v = a->argv;
     if (a->argc <= 4) {
@@ -106,25 +97,32 @@ static void invoke_microtask(const struct fork_args *a, kmp_int32 gtid, kmp_int3
           v[23], v[24], v[25], v[26], v[27], v[28], v[29]);
 }
 
-static void fork_body(void *data)
+void pv_kmpc_body(void *data)
 {
     invoke_microtask(data, pv_kmpc_gtid(), omp_get_thread_num());
+}
+
+void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap)
+{
+    if (argc < 0 || argc > PV_KMPC_MAX_ARGS)
+        pv_unsupported("__kmpc_fork_call/fork_teams with more than 30 shared arguments");
+    a->fn = microtask;
+    a->argc = argc;
+    for (int i = 0; i < argc; i++)
+        a->argv[i] = va_arg(ap, void *);
 }
 
 PV_KMPC_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
 {
     (void)loc;
-    struct fork_args a = {.fn = microtask, .argc = argc};
-    if (argc < 0 || argc > PV_KMPC_MAX_ARGS)
-        pv_unsupported("__kmpc_fork_call with more than 30 shared arguments");
+    struct pv_kmpc_args a;
     va_list ap;
     va_start(ap, microtask);
-    for (int i = 0; i < argc; i++)
-        a.argv[i] = va_arg(ap, void *);
+    pv_kmpc_pack(&a, argc, microtask, ap);
     va_end(ap);
     unsigned n = pushed_threads, bind = pushed_bind;
     pushed_threads = pushed_bind = 0;
-    GOMP_parallel(fork_body, &a, n, bind);
+    GOMP_parallel(pv_kmpc_body, &a, n, bind);
 }
 
 /* `if(false)`: a team of one; clang calls the microtask itself between. */

@@ -3,7 +3,8 @@
  * *pupper] stepping by incr, and the stride clang adds to move to its next
  * chunk.  Unchunked: the iterations are split into nth nearly equal blocks,
  * the first trip % nth threads taking one more (libomp's balanced split).
- * Chunked: chunks of `chunk` iterations dealt round robin. */
+ * Chunked: chunks of `chunk` iterations dealt round robin.  The distribute
+ * kinds deal to the league's teams instead of the team's threads. */
 #include "kmpc/kmpc.h"
 
 /* One body for the four integer kinds: T the loop type, U its unsigned twin,
@@ -14,7 +15,10 @@
         T *pupper, S *pstride, S incr, S chunk)                                             \
     {                                                                                       \
         (void)loc, (void)gtid;                                                              \
-        U tid = (U)omp_get_thread_num(), nth = (U)omp_get_num_threads();                    \
+        int kind = schedtype & ~(kmp_int32)PV_KMP_SCHED_MODIFIERS;                          \
+        bool teams = kind == PV_KMP_DISTRIBUTE || kind == PV_KMP_DISTRIBUTE_CHUNKED;         \
+        U tid = (U)(teams ? omp_get_team_num() : omp_get_thread_num());                     \
+        U nth = (U)(teams ? omp_get_num_teams() : omp_get_num_threads());                   \
         T lb = *plower, ub = *pupper;                                                       \
         if (incr == 0 || (incr > 0 ? ub < lb : lb < ub)) { /* no iteration at all */        \
             if (plastiter)                                                                  \
@@ -24,8 +28,7 @@
         }                                                                                   \
         U step = incr > 0 ? (U)incr : (U)0 - (U)incr;                                       \
         U trip = (incr > 0 ? (U)ub - (U)lb : (U)lb - (U)ub) / step + 1;                     \
-        int kind = schedtype & ~(kmp_int32)PV_KMP_SCHED_MODIFIERS;                          \
-        if (kind == PV_KMP_STATIC_CHUNKED && chunk > 0) {                                   \
+        if ((kind == PV_KMP_STATIC_CHUNKED || kind == PV_KMP_DISTRIBUTE_CHUNKED) && chunk > 0) { \
             U c = (U)chunk;                                                                 \
             *plower = (T)((U)lb + tid * c * (U)incr);                                       \
             *pupper = (T)((U)*plower + (c - 1) * (U)incr);                                  \
