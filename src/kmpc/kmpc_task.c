@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "kmpc/kmpc.h"
-#include "runtime/unsupported.h"
+#include "runtime/task_internal.h"
 
 void *pv_malloc(size_t size);
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
@@ -45,8 +45,6 @@ enum {
     KMP_TASK_DETACHABLE = 1u << 6,
 };
 
-/* GOMP_task's flags (pvomp's PV_GTF_*, the GOMP ABI's values). */
-enum { GTF_UNTIED = 1u << 0, GTF_FINAL = 1u << 1, GTF_DEPEND = 1u << 3, GTF_PRIORITY = 1u << 4 };
 
 /* Before the header, what pvomp keeps of the allocation's flags. */
 struct task_block {
@@ -105,16 +103,16 @@ static void submit(kmp_task_t *t, void **depend)
         pv_unsupported("__kmpc_omp_task resuming an untied task");
     unsigned gflags = 0;
     if (!(b->flags & KMP_TASK_TIED))
-        gflags |= GTF_UNTIED;
+        gflags |= PV_GTF_UNTIED;
     if (b->flags & KMP_TASK_FINAL)
-        gflags |= GTF_FINAL;
+        gflags |= PV_GTF_FINAL;
     int priority = 0;
     if (b->flags & KMP_TASK_PRIORITY) {
-        gflags |= GTF_PRIORITY;
+        gflags |= PV_GTF_PRIORITY;
         priority = t->priority;
     }
     if (depend)
-        gflags |= GTF_DEPEND;
+        gflags |= PV_GTF_DEPEND;
     GOMP_task(run_task, &t, NULL, sizeof t, _Alignof(kmp_task_t *), true, gflags, depend,
               priority, NULL);
 }
@@ -156,7 +154,7 @@ static void **gomp_depend(void **buf, void *(*objs)[2], kmp_int32 n, const kmp_d
                 continue;
             if (kind == 2) {
                 objs[0][0] = (void *)d[i].base_addr;
-                objs[0][1] = (void *)(uintptr_t)5; /* GOMP_DEPEND_INOUTSET */
+                objs[0][1] = (void *)(uintptr_t)PV_DEP_INOUTSET;
                 buf[k++] = objs[0];
                 objs++;
             } else {
