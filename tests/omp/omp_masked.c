@@ -62,7 +62,9 @@ int main(void)
     }
     CHECK(inner_f1 == 2 && bad == 0);
 
-    /* Combined parallel masked. */
+    /* Combined parallel masked (clang 14, built by tests/kmpc, lacks it:
+     * it ignores `masked` there with a warning). */
+#if !defined(__clang__) || __clang_major__ > 14
     int pm = 0, who = -1;
 #pragma omp parallel masked num_threads(3) filter(2)
     {
@@ -70,6 +72,7 @@ int main(void)
         who = omp_get_thread_num();
     }
     CHECK(pm == 1 && who == 2);
+#endif
     printf("omp_masked: ok\n");
     return 0;
 }

@@ -1,0 +1,86 @@
+/* libomp's ABI as clang calls it: the types of the __kmpc_* entry points.
+ * Every entry point is built on pvomp's GOMP entry points and omp_* routines,
+ * so both ABIs share one thread pool, one set of ICVs, one tool, one log. */
+#ifndef PV_KMPC_H
+#define PV_KMPC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PV_KMPC_EXPORT __attribute__((visibility("default")))
+
+typedef int32_t kmp_int32;
+typedef uint32_t kmp_uint32;
+typedef int64_t kmp_int64;
+typedef uint64_t kmp_uint64;
+
+/* The source location clang passes first: only psource is read, never. */
+typedef struct ident {
+    kmp_int32 reserved_1, flags, reserved_2, reserved_3;
+    const char *psource;
+} ident_t;
+
+/* A named critical section: 32 zeroed bytes per name; pvomp's lock word
+ * lives in its first 4. */
+typedef kmp_int32 kmp_critical_name[8];
+
+/* The outlined body of a parallel region: (global tid, bound tid, shared...). */
+typedef void (*kmpc_micro)(kmp_int32 *gtid, kmp_int32 *btid, ...);
+
+/* libomp's schedule numbers (enum sched_type in kmp.h), modifiers masked off. */
+enum pv_kmp_sched {
+    PV_KMP_STATIC_CHUNKED = 33,
+    PV_KMP_STATIC = 34,
+    PV_KMP_DYNAMIC_CHUNKED = 35,
+    PV_KMP_GUIDED_CHUNKED = 36,
+    PV_KMP_RUNTIME = 37,
+    PV_KMP_AUTO = 38,
+    PV_KMP_TRAPEZOIDAL = 39,
+    PV_KMP_STATIC_GREEDY = 40,
+    PV_KMP_STATIC_BALANCED = 41,
+    PV_KMP_GUIDED_ITERATIVE = 42,
+    PV_KMP_GUIDED_ANALYTICAL = 43,
+    PV_KMP_STATIC_STEAL = 44,
+    PV_KMP_STATIC_BALANCED_CHUNKED = 45,
+    PV_KMP_GUIDED_SIMD = 46,
+    PV_KMP_RUNTIME_SIMD = 47,
+    PV_KMP_ORD_LOWER = 65,  /* ordered kinds: the plain kind + 32 */
+    PV_KMP_ORD_UPPER = 72,
+    PV_KMP_DISTRIBUTE_CHUNKED = 91,
+    PV_KMP_DISTRIBUTE = 92,
+};
+#define PV_KMP_SCHED_MODIFIERS ((1u << 29) | (1u << 30))
+
+/* A microtask and its shared arguments, for the GOMP body pv_kmpc_body
+ * (kmpc_fork.c), which calls it with the gtid and the team-local id. */
+#define PV_KMPC_MAX_ARGS 30
+struct pv_kmpc_args {
+    kmpc_micro fn;
+    int argc;
+    void *argv[PV_KMPC_MAX_ARGS];
+};
+void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap);
+void pv_kmpc_body(void *data);
+
+/* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
+kmp_int32 pv_kmpc_gtid(void);
+
+/* The runtime's own entry points that the __kmpc_* layer stands on. */
+int omp_get_thread_num(void);
+int omp_get_num_threads(void);
+int omp_in_parallel(void);
+int omp_get_team_num(void);
+int omp_get_num_teams(void);
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
+void GOMP_parallel_end(void);
+void GOMP_barrier(void);
+bool GOMP_single_start(void);
+void GOMP_critical_name_start(void **pptr);
+void GOMP_critical_name_end(void **pptr);
+void GOMP_ordered_start(void);
+void GOMP_ordered_end(void);
+
+#endif

@@ -1,0 +1,145 @@
+/* Parallel regions through libomp's ABI: __kmpc_fork_call and the calls
+ * clang makes around it (push_num_threads, push_proc_bind, serialized
+ * parallel), and libomp's thread numbers. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdatomic.h>
+
+#include "kmpc/kmpc.h"
+#include "runtime/unsupported.h"
+
+/* What push_num_threads / push_proc_bind asked of the next fork on this
+ * thread (0: nothing). */
+static __thread unsigned pushed_threads;
+static __thread unsigned pushed_bind;
+
+static _Atomic kmp_int32 next_gtid;
+static __thread kmp_int32 my_gtid = -1;
+
+kmp_int32 pv_kmpc_gtid(void)
+{
+    if (__builtin_expect(my_gtid < 0, 0))
+        my_gtid = atomic_fetch_add_explicit(&next_gtid, 1, memory_order_relaxed);
+    return my_gtid;
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
+{
+    (void)loc;
+    return pv_kmpc_gtid();
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_global_num_threads(ident_t *loc)
+{
+    (void)loc;
+    return atomic_load_explicit(&next_gtid, memory_order_relaxed);
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_bound_thread_num(ident_t *loc)
+{
+    (void)loc;
+    return omp_get_thread_num();
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_bound_num_threads(ident_t *loc)
+{
+    (void)loc;
+    return omp_get_num_threads();
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_in_parallel(ident_t *loc)
+{
+    (void)loc;
+    return omp_in_parallel();
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_ok_to_fork(ident_t *loc)
+{
+    (void)loc;
+    return 1;
+}
+
+PV_KMPC_EXPORT void __kmpc_begin(ident_t *loc, kmp_int32 flags)
+{
+    (void)loc, (void)flags;
+}
+
+PV_KMPC_EXPORT void __kmpc_end(ident_t *loc)
+{
+    (void)loc;
+}
+
+PV_KMPC_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads)
+{
+    (void)loc, (void)gtid;
+    pushed_threads = num_threads > 0 ? (unsigned)num_threads : 0;
+}
+
+/* libomp's proc_bind numbers are omp_proc_bind_t's, as GOMP's flags are. */
+PV_KMPC_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind)
+{
+    (void)loc, (void)gtid;
+    pushed_bind = proc_bind >= 0 && proc_bind <= 4 ? (unsigned)proc_bind : 0;
+}
+
+/* Calls the microtask with every shared argument.  Passing the unused
+ * trailing slots too is harmless in the psABIs pvomp supports (x86-64,
+ * AArch64): the caller owns the stack arguments. */
+static void invoke_microtask(const struct pv_kmpc_args *a, kmp_int32 gtid, kmp_int32 btid)
+{
+    void *const *v = a->argv;
+    if (a->argc <= 4) {
+        a->fn(&gtid, &btid, v[0], v[1], v[2], v[3]);
+        return;
+    }
+    a->fn(&gtid, &btid, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
+          v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21], v[22],
+          v[23], v[24], v[25], v[26], v[27], v[28], v[29]);
+}
+
+void pv_kmpc_body(void *data)
+{
+    invoke_microtask(data, pv_kmpc_gtid(), omp_get_thread_num());
+}
+
+void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap)
+{
+    if (argc < 0 || argc > PV_KMPC_MAX_ARGS)
+        pv_unsupported("__kmpc_fork_call/fork_teams with more than 30 shared arguments");
+    a->fn = microtask;
+    a->argc = argc;
+    for (int i = 0; i < argc; i++)
+        a->argv[i] = va_arg(ap, void *);
+}
+
+PV_KMPC_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
+{
+    (void)loc;
+    struct pv_kmpc_args a;
+    va_list ap;
+    va_start(ap, microtask);
+    pv_kmpc_pack(&a, argc, microtask, ap);
+    va_end(ap);
+    unsigned n = pushed_threads, bind = pushed_bind;
+    pushed_threads = pushed_bind = 0;
+    GOMP_parallel(pv_kmpc_body, &a, n, bind);
+}
+
+/* `if(false)`: a team of one; clang calls the microtask itself between. */
+static void serialized_body(void *data)
+{
+    (void)data;
+}
+
+PV_KMPC_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    pushed_threads = pushed_bind = 0;
+    GOMP_parallel_start(serialized_body, NULL, 1);
+}
+
+PV_KMPC_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    GOMP_parallel_end();
+}

@@ -1,0 +1,60 @@
+/* omp_*_nest_lock@VERSION: the nestable lock routines in libomp's layout.
+ * clang's omp.h makes omp_nest_lock_t one pointer (8 bytes), too small for
+ * pvomp's 16-byte nestable lock, so here the pointer holds a lock of pvomp's
+ * layout allocated by init and freed by destroy.  The simple lock needs no
+ * twin: its 4-byte word fits in clang's pointer, so omp_*_lock@VERSION are
+ * plain aliases (gen_abi.py). */
+#include <stdlib.h>
+
+#include "kmpc/kmpc.h"
+
+void *pv_malloc(size_t size);
+
+/* The gcc-layout (OMP_3.0) implementations, in src/runtime/lock.c. */
+void pv_init_nest_lock_30(void *l);
+void pv_destroy_nest_lock_30(void *l);
+void pv_set_nest_lock_30(void *l);
+void pv_unset_nest_lock_30(void *l);
+int pv_test_nest_lock_30(void *l);
+
+#define PV_NEST_LOCK_BYTES 16
+
+typedef struct {
+    void *lk;
+} kmp_nest_lock_t;
+
+#define PV_KMP_SYMVER(impl, name) __asm__(".symver " #impl ", " #name "@VERSION")
+
+PV_KMPC_EXPORT void pv_kmp_init_nest_lock(kmp_nest_lock_t *lock)
+{
+    lock->lk = pv_malloc(PV_NEST_LOCK_BYTES);
+    pv_init_nest_lock_30(lock->lk);
+}
+
+PV_KMPC_EXPORT void pv_kmp_destroy_nest_lock(kmp_nest_lock_t *lock)
+{
+    pv_destroy_nest_lock_30(lock->lk);
+    free(lock->lk);
+    lock->lk = NULL;
+}
+
+PV_KMPC_EXPORT void pv_kmp_set_nest_lock(kmp_nest_lock_t *lock)
+{
+    pv_set_nest_lock_30(lock->lk);
+}
+
+PV_KMPC_EXPORT void pv_kmp_unset_nest_lock(kmp_nest_lock_t *lock)
+{
+    pv_unset_nest_lock_30(lock->lk);
+}
+
+PV_KMPC_EXPORT int pv_kmp_test_nest_lock(kmp_nest_lock_t *lock)
+{
+    return pv_test_nest_lock_30(lock->lk);
+}
+
+PV_KMP_SYMVER(pv_kmp_init_nest_lock, omp_init_nest_lock);
+PV_KMP_SYMVER(pv_kmp_destroy_nest_lock, omp_destroy_nest_lock);
+PV_KMP_SYMVER(pv_kmp_set_nest_lock, omp_set_nest_lock);
+PV_KMP_SYMVER(pv_kmp_unset_nest_lock, omp_unset_nest_lock);
+PV_KMP_SYMVER(pv_kmp_test_nest_lock, omp_test_nest_lock);

@@ -1,0 +1,54 @@
+/* Reductions through libomp's ABI.  clang asks __kmpc_reduce{,_nowait}
+ * which method to use: 1 = "combine under the lock, then call end_reduce",
+ * 2 = "combine with atomics", 0 = "nothing to do here".  pvomp answers 1
+ * (libomp's critical method) with the lock clang passes, a kmp_critical_name
+ * of its own per reduction; a team of one skips the lock. */
+#include "kmpc/kmpc.h"
+
+typedef void (*reduce_fn)(void *lhs, void *rhs);
+
+static kmp_int32 reduce_begin(kmp_critical_name *lck)
+{
+    if (omp_get_num_threads() > 1)
+        GOMP_critical_name_start((void **)lck);
+    return 1;
+}
+
+static void reduce_end(kmp_critical_name *lck)
+{
+    if (omp_get_num_threads() > 1)
+        GOMP_critical_name_end((void **)lck);
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
+                                              size_t reduce_size, void *reduce_data,
+                                              reduce_fn reduce_func, kmp_critical_name *lck)
+{
+    (void)loc, (void)gtid, (void)num_vars, (void)reduce_size, (void)reduce_data,
+        (void)reduce_func;
+    return reduce_begin(lck);
+}
+
+PV_KMPC_EXPORT void __kmpc_end_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
+{
+    (void)loc, (void)gtid;
+    reduce_end(lck);
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
+                                       size_t reduce_size, void *reduce_data,
+                                       reduce_fn reduce_func, kmp_critical_name *lck)
+{
+    (void)loc, (void)gtid, (void)num_vars, (void)reduce_size, (void)reduce_data,
+        (void)reduce_func;
+    return reduce_begin(lck);
+}
+
+/* The blocking form ends with the team's barrier: every partial result is
+ * in before any thread reads the reduced variables. */
+PV_KMPC_EXPORT void __kmpc_end_reduce(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
+{
+    (void)loc, (void)gtid;
+    reduce_end(lck);
+    GOMP_barrier();
+}

@@ -1,0 +1,104 @@
+/* Synchronization through libomp's ABI: barrier, single, master, masked,
+ * critical, ordered, flush, copyprivate, on pvomp's GOMP entry points. */
+#include <stdatomic.h>
+
+#include "kmpc/kmpc.h"
+
+PV_KMPC_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    GOMP_barrier();
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    return GOMP_single_start();
+}
+
+/* clang emits the closing barrier itself (unless nowait). */
+PV_KMPC_EXPORT void __kmpc_end_single(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    return omp_get_thread_num() == 0;
+}
+
+PV_KMPC_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter)
+{
+    (void)loc, (void)gtid;
+    return omp_get_thread_num() == filter;
+}
+
+PV_KMPC_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+}
+
+_Static_assert(sizeof(kmp_critical_name) >= sizeof(void *), "a GOMP critical name fits");
+
+PV_KMPC_EXPORT void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
+{
+    (void)loc, (void)gtid;
+    GOMP_critical_name_start((void **)crit);
+}
+
+/* Hints are advisory (OpenMP 5.1 2.19.12): every hint gets the same lock. */
+PV_KMPC_EXPORT void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid,
+                                              kmp_critical_name *crit, uint32_t hint)
+{
+    (void)loc, (void)gtid, (void)hint;
+    GOMP_critical_name_start((void **)crit);
+}
+
+PV_KMPC_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
+{
+    (void)loc, (void)gtid;
+    GOMP_critical_name_end((void **)crit);
+}
+
+PV_KMPC_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    GOMP_ordered_start();
+}
+
+PV_KMPC_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    GOMP_ordered_end();
+}
+
+PV_KMPC_EXPORT void __kmpc_flush(ident_t *loc)
+{
+    (void)loc;
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* copyprivate: the thread that ran the single (didit) publishes its data;
+ * every thread copies from it between two barriers.  KNOWN LIMIT: one slot
+ * for the process, so two teams running copyprivate at the same moment
+ * (nested parallelism) would mix; a per-team slot is still to come. */
+static void *_Atomic copyprivate_src;
+
+PV_KMPC_EXPORT void __kmpc_copyprivate(ident_t *loc, kmp_int32 gtid, size_t cpy_size,
+                                       void *cpy_data, void (*cpy_func)(void *, void *),
+                                       kmp_int32 didit)
+{
+    (void)loc, (void)gtid, (void)cpy_size;
+    if (didit)
+        atomic_store_explicit(&copyprivate_src, cpy_data, memory_order_relaxed);
+    GOMP_barrier(); /* publishes the source (the barrier orders memory) */
+    if (!didit)
+        cpy_func(cpy_data, atomic_load_explicit(&copyprivate_src, memory_order_relaxed));
+    GOMP_barrier(); /* the source outlives every copy */
+}

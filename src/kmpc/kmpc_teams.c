@@ -1,0 +1,65 @@
+/* The host teams construct and cancellation through libomp's ABI. */
+#include "kmpc/kmpc.h"
+
+void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
+                    unsigned flags);
+bool GOMP_cancel(int which, bool do_cancel);
+bool GOMP_cancellation_point(int which);
+bool GOMP_barrier_cancel(void);
+
+/* What push_num_teams asked of the next fork_teams on this thread. */
+static __thread unsigned pushed_teams, pushed_limit;
+
+PV_KMPC_EXPORT void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
+                                          kmp_int32 num_threads)
+{
+    (void)loc, (void)gtid;
+    pushed_teams = num_teams > 0 ? (unsigned)num_teams : 0;
+    pushed_limit = num_threads > 0 ? (unsigned)num_threads : 0;
+}
+
+PV_KMPC_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
+{
+    (void)loc;
+    struct pv_kmpc_args a;
+    va_list ap;
+    va_start(ap, microtask);
+    pv_kmpc_pack(&a, argc, microtask, ap);
+    va_end(ap);
+    unsigned teams = pushed_teams, limit = pushed_limit;
+    pushed_teams = pushed_limit = 0;
+    GOMP_teams_reg(pv_kmpc_body, &a, teams, limit, 0);
+}
+
+/* libomp's cancel kinds (1 parallel, 2 loop, 3 sections, 4 taskgroup) as
+ * GOMP's `which` bits. */
+static int gomp_which(kmp_int32 kind)
+{
+    switch (kind) {
+    case 1: return 1;
+    case 2: return 2;
+    case 3: return 4;
+    case 4: return 8;
+    default: return 0;
+    }
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_cancel(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
+{
+    (void)loc, (void)gtid;
+    int which = gomp_which(kind);
+    return which ? GOMP_cancel(which, true) : 0;
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
+{
+    (void)loc, (void)gtid;
+    int which = gomp_which(kind);
+    return which ? GOMP_cancellation_point(which) : 0;
+}
+
+PV_KMPC_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t *loc, kmp_int32 gtid)
+{
+    (void)loc, (void)gtid;
+    return GOMP_barrier_cancel();
+}
