@@ -83,7 +83,7 @@ if t 0 "$run" -v --threads 2 -- "$probe"; then
     err_lacks "WARNING"
 fi
 # -v with a program that makes no OpenMP call.
-t 0 "$run" -v -- /bin/true && err_has "bound no GOMP_*/omp_* symbol of the program"
+t 0 "$run" -v -- /bin/true && err_has "bound no GOMP_*/__kmpc_*/omp_* symbol of the program"
 
 # Usage errors: status 2 and a message.
 t 0 "$run" --help && out_has "Usage: pvomp-run"
