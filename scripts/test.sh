@@ -14,11 +14,15 @@ status=0
 export PVOMP_TESTSUITE_LANGS=${PVOMP_TESTSUITE_LANGS:-all}
 export PVOMP_TESTSUITE_WITH=${PVOMP_TESTSUITE_WITH:-tasks,target}
 bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
+# The harness's own test: a broken runtime (and a tool or log without its
+# evidence) must fail each pass (scripts/testsuite/selftest.sh).
+bash "$here/scripts/testsuite/selftest.sh" "$build" || status=1
 # Again with an OMPT tool attached to every test (the recording tool, which
 # checks the invariants of each program's whole event log at exit): every
-# test must still pass, and every log must hold (tests/ompt/tt_check.c).
+# test must still pass, and each pass must show that the tool initialised and
+# checked its whole log (tests/ompt/tt_check.c, scripts/testsuite/evidence.py).
 echo "== libgomp testsuite with the OMPT recording tool attached (TT_CHECK=1)"
-PVOMP_TESTSUITE_RUN_ENV="OMP_TOOL_LIBRARIES=$build/tests/ompt/libpvomp_tt.so TT_QUIET=1 TT_CHECK=1" \
+PVOMP_TESTSUITE_OMPT_TOOL=$build/tests/ompt/libpvomp_tt.so \
   bash "$here/scripts/libgomp-testsuite.sh" "$build" || status=1
 # And with the flight log on in every test: each log must read back whole.
 echo "== libgomp testsuite with the flight log on (PVOMP_TRACE_EVENTS=*)"
