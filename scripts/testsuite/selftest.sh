@@ -43,5 +43,17 @@ run ok "$plain" PVOMP_TESTSUITE_OMPT_TOOL="$build/tests/ompt/libpvomp_tt.so"
 run FAIL "$plain" PVOMP_TESTSUITE_OMPT_TOOL="$build/tests/ompt/libpvomp_tt_null.so"
 run ok "$plain" PVOMP_TESTSUITE_TRACE_READER="$build/bin/pvomp-trace"
 run FAIL "$plain" PVOMP_TESTSUITE_TRACE_READER="$here/scripts/testsuite/selftest/bad_reader.sh"
+# A CTest test whose prerequisite is missing: SKIP with its reason, and a
+# failure of the test command under CI=true (scripts/testsuite/ctest_skips.py).
+mkdir -p "$tmp/skip/b"
+{ echo 'cmake_minimum_required(VERSION 3.16)'; echo 'project(x NONE)'; echo 'enable_testing()'
+  sed -n '/^function(pvomp_skipped_test/,/^endfunction/p' "$here/tests/CMakeLists.txt"
+  echo 'pvomp_skipped_test(gone "no such prerequisite")'; } > "$tmp/skip/CMakeLists.txt"
+(cd "$tmp/skip/b" && cmake .. >/dev/null && ctest --output-junit j.xml >/dev/null)
+line=$(CI= python3 "$here/scripts/testsuite/ctest_skips.py" "$tmp/skip/b/j.xml") && \
+  ! CI=true python3 "$here/scripts/testsuite/ctest_skips.py" "$tmp/skip/b/j.xml" >/dev/null && \
+  [[ $line == *"gone (no such prerequisite)"* ]] && echo "harness-selftest: ok: $line" || {
+  echo "harness-selftest: FAILED: a skipped CTest test was not reported (or passed under CI=true): $line"
+  fails=$((fails + 1)); }
 [ $fails -eq 0 ] && echo "harness-selftest: every injected fault failed the test command"
 [ $fails -eq 0 ]
