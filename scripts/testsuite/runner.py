@@ -5,8 +5,10 @@ Each test is compiled once (per option set) by the system gcc, g++ or gfortran
 with -fopenmp, the way GCC's libgomp.c/c.exp, libgomp.c++/c++.exp and
 libgomp.fortran/fortran.exp do (it links against the system libgomp's ABI, as
 any user program does), run once on the system
-libgomp (the baseline, cached), and run on the runtime in <lib-dir> through
-LD_LIBRARY_PATH.  Every pvomp run must prove, through the dynamic loader's own
+libgomp (the baseline; only a pass is cached), and run on the runtime in
+<lib-dir> through LD_LIBRARY_PATH; a test that fails on both is a SKIP only
+if it fails the same way, and never if pvomp-passes lists it.  With
+--ompt-tool or --trace-reader a pass also needs the evidence of evidence.py.  Every pvomp run must prove, through the dynamic loader's own
 log, that libgomp.so.1 came from <lib-dir>.  Tests listed in known-failures
 (next to this file) fail by design: they report XFAIL when they fail as
 expected, XPASS (a failure) when they pass.  Prints one line per test and then
