@@ -5,8 +5,10 @@ Each test is compiled once (per option set) by the system gcc, g++ or gfortran
 with -fopenmp, the way GCC's libgomp.c/c.exp, libgomp.c++/c++.exp and
 libgomp.fortran/fortran.exp do (it links against the system libgomp's ABI, as
 any user program does), run once on the system
-libgomp (the baseline, cached), and run on the runtime in <lib-dir> through
-LD_LIBRARY_PATH.  Every pvomp run must prove, through the dynamic loader's own
+libgomp (the baseline; only a pass is cached), and run on the runtime in
+<lib-dir> through LD_LIBRARY_PATH; a test that fails on both is a SKIP only
+if it fails the same way, and never if pvomp-passes lists it.  With
+--ompt-tool or --trace-reader a pass also needs the evidence of evidence.py.  Every pvomp run must prove, through the dynamic loader's own
 log, that libgomp.so.1 came from <lib-dir>.  Tests listed in known-failures
 (next to this file) fail by design: they report XFAIL when they fail as
 expected, XPASS (a failure) when they pass.  Prints one line per test and then
@@ -29,6 +31,7 @@ import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dg        # noqa: E402
+import evidence  # noqa: E402
 import features  # noqa: E402
 
 # How GCC's .exp files compile the test directories (OpenACC's libgomp.oacc-*
@@ -61,6 +64,8 @@ SYSTEM_LIBGOMP = "/usr/lib/x86_64-linux-gnu/libgomp.so.1"
 CATEGORIES = ("tasks", "target")
 KNOWN_FAILURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "known-failures")
 KNOWN_FAILURES_NAME = "known-failures"    # the file in use (--known-failures)
+# Tests the system libgomp fails and pvomp passes: they must keep passing.
+PASSES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pvomp-passes")
 
 
 def fatal(msg):
@@ -106,6 +111,15 @@ def read_known_failures(path):
             except re.error as e:
                 fatal("%s:%d: bad regexp: %s" % (path, n, e))
     return known
+
+
+def read_passes(path):
+    """The test names in the pvomp-passes file (one a line, # comments)."""
+    try:
+        with open(path) as f:
+            return {ln.split("#")[0].strip() for ln in f if ln.split("#")[0].strip()}
+    except FileNotFoundError:
+        return set()
 
 
 def name_prefixes(name):
@@ -208,6 +222,8 @@ class Runner:
         self.baseline_path = os.path.join(self.cache, "baseline.json")
         self.lock = threading.Lock()
         self.known = {}                      # set in setup() for pvomp only
+        self.passes = set()                  # likewise
+        self.evidence = evidence.Evidence(args.ompt_tool, args.trace_reader)
         try:
             with open(self.baseline_path) as f:
                 self.baseline = json.load(f)
@@ -249,6 +265,7 @@ class Runner:
                   flush=True)
         else:       # pvomp's known failures; another runtime is judged plainly
             self.known = read_known_failures(self.args.known_failures)
+            self.passes = read_passes(PASSES_FILE)
         self.probe()
 
     def probe(self):
@@ -357,15 +374,22 @@ class Runner:
         """(verdict, reason): baseline on the system libgomp, then the runtime under test."""
         key = hashlib.sha256((t.key + repr(sorted(t.env.items()))).encode()).hexdigest()
         base = self.run_baseline(t, name, key, exe, work, timeout)
-        if base:
-            # Nothing to hold pvomp to; it still runs: many of these target
-            # tests assume a device with its own memory, which pvomp has and
-            # libgomp's host fallback has not.  A pass counts, with the note.
-            verdict, why = self.run_pvomp(t, name, exe, work, timeout)
-            if verdict == "PASS":
+        verdict, why = self.run_pvomp(t, name, exe, work, timeout)
+        if not base or verdict == "PASS":
+            if verdict == "PASS" and base:
                 return "PASS", "the system libgomp fails it (%s)" % base
-            return "SKIP", "fails on system libgomp too (%s)" % base
-        return self.run_pvomp(t, name, exe, work, timeout)
+            return verdict, why
+        # Both fail.  Many of these target tests assume a device with its own
+        # memory, which pvomp has and libgomp's host fallback has not.  Only
+        # the same failure (signal or exit status and last line) is excused;
+        # a test pvomp is known to pass (PASSES_FILE) must go on passing.
+        if any(n in self.passes for n in name_prefixes(name)):
+            return "FAIL", "%s (listed in %s as passing on pvomp)" % (
+                why, os.path.basename(PASSES_FILE))
+        if why.startswith(base):
+            return "SKIP", "fails on system libgomp too, the same way (pvomp: %s; libgomp: %s)" % (
+                why, base)
+        return "FAIL", "%s (libgomp fails differently: %s)" % (why, base)
 
     def compile(self, t, work):
         cmd = ([self.compilers[t.lang], t.path] + t.sources + ["-fopenmp"] +
@@ -396,16 +420,18 @@ class Runner:
         return exe, key, ""
 
     def run_baseline(self, t, name, key, exe, work, timeout):
+        """'' if the test passes on the system libgomp, else why not.  Only
+        a pass is cached: a failure is rerun (twice) in every run."""
         with self.lock:
             b = self.baseline.get(name)
-        if b and b.get("key") == key:
-            return b["why"]
+        if b and b.get("key") == key and not b.get("why"):
+            return ""
         env = clean_env()
         env.update(t.env)
         why = ""
         for _ in range(2):                  # a flaky test counts as passing there
             st, out = run_program(exe, work, env, timeout)
-            why = judge(t, st, out, timeout)
+            why = judge(t, st, out.replace(exe, "test.exe"), timeout)
             if not why:
                 break
         with self.lock:
@@ -421,6 +447,7 @@ class Runner:
         env = clean_env()
         env.update(t.env)
         env.update(self.args.run_env)
+        env.update(self.evidence.env(work, tag))
         env["LD_LIBRARY_PATH"] = self.lib
         env["LD_DEBUG"] = "libs"
         env["LD_DEBUG_OUTPUT"] = os.path.join(ld, "log")
@@ -436,6 +463,8 @@ class Runner:
         if why:
             return "FAIL", why
         proof = self.loaded_from(ld)       # a pass counts only on the runtime under test
+        if not proof:                      # and only with what the pass must prove
+            proof = self.evidence.check(work, tag, t.shouldfail)
         return ("FAIL", proof) if proof else ("PASS", "")
 
     def locate(self, exe, work, t, timeout):
@@ -581,6 +610,12 @@ def main():
     ap.add_argument("--known-failures", default=os.environ.get("PVOMP_TESTSUITE_KNOWN_FAILURES", ""),
                     help="the known-failures file (default: known-failures, or known-failures.separate "
                          "when --run-env has PVOMP_DEVICE_MEMORY=separate)")
+    ap.add_argument("--ompt-tool", default=os.environ.get("PVOMP_TESTSUITE_OMPT_TOOL", ""),
+                    help="the recording tool (libpvomp_tt.so): attach it to every run on pvomp, "
+                         "check each log's invariants, and require its evidence for a pass")
+    ap.add_argument("--trace-reader", default=os.environ.get("PVOMP_TESTSUITE_TRACE_READER", ""),
+                    help="pvomp-trace: turn the flight log on in every run on pvomp and require "
+                         "each passing test's logs to read back whole")
     args = ap.parse_args()
     args.run_env = dict(kv.split("=", 1) for kv in args.run_env.split())
     # Device 0's memory mode decides the offload_device_* effective targets

@@ -105,6 +105,12 @@ static ompt_start_tool_result_t *from_libraries(void)
     for (char *name = strtok_r(copy, ":", &save); name && !r; name = strtok_r(NULL, ":", &save))
         r = from_library(name);
     free(copy);
+    /* Earlier entries failing is how the list is used; none yielding a tool
+     * means the tool the user asked for is missing: say so once. */
+    if (!r)
+        pv_warn("OMP_TOOL_LIBRARIES='%s': no entry yields a tool (cannot load, or ompt_start_tool "
+                "missing or returned NULL; OMP_TOOL_VERBOSE_INIT=stderr says which)",
+                list);
     return r;
 }
 

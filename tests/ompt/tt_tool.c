@@ -4,8 +4,11 @@
  *
  * Environment: TT_NAME names the tool in its messages; TT_INIT_RESULT is what
  * the initializer returns (default 1); TT_QUIET=1 silences the start and
- * finalize lines; TT_LOG=<file> dumps the log at finalization.  Built with
+ * finalize lines; TT_LOG=<file> dumps the log at finalization;
+ * TT_CHECK=1 checks its invariants (tt_check.c) and TT_EVIDENCE=<file>
+ * records that the tool initialised and what the check covered.  Built with
  * -DTT_START_RETURNS_NULL, ompt_start_tool declines (returns NULL). */
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +18,17 @@
 
 #include "tt.h"
 
-#define TT_MAX_EVENTS (1u << 20)
+/* The log grows in chunks, so that TT_CHECK checks a program's whole log
+ * whatever its length: a chunk is allocated by the first record that falls
+ * in it and installed with a compare-exchange (a loser frees its copy).
+ * Only when memory runs out (or past 2^32 events) is a record dropped, and
+ * then TT_CHECK fails loudly (exit 71) rather than pass unchecked. */
+#define TT_CHUNK_BITS 16
+#define TT_CHUNK (1u << TT_CHUNK_BITS)
+#define TT_MAX_CHUNKS (1u << 16)
+#define TT_MAX_EVENTS ((size_t)TT_CHUNK * TT_MAX_CHUNKS)
 
-static struct tt_event *events;
+static _Atomic(struct tt_event *) *chunks;
 static atomic_size_t nevents;
 static atomic_size_t dropped;
 static int initialized, finalized;
@@ -36,6 +47,24 @@ static int set_results[64];
 /* Counts kept for the finalize line (checked by tests through stdout). */
 static atomic_int n_thread_begin, n_thread_end, n_initial_begin, n_initial_end;
 
+/* TT_EVIDENCE=<file>: one line per step ("<pid> initialized -> 1",
+ * "<pid> checked N events, 0 violation(s)") appended, so that a test runner
+ * can tell that the tool ran in a test and checked its whole log. */
+static void evidence(const char *fmt, ...)
+{
+    const char *path = getenv("TT_EVIDENCE");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(f, "%ld ", (long)getpid());
+    vfprintf(f, fmt, ap);
+    fputc('\n', f);
+    va_end(ap);
+    fclose(f);
+}
+
 static uint64_t uid(void)
 {
     return get_unique_id();
@@ -49,7 +78,22 @@ static struct tt_event *record(int type, int with_queries)
         atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
         return NULL;
     }
-    struct tt_event *e = &events[i];
+    struct tt_event *c = atomic_load_explicit(&chunks[i >> TT_CHUNK_BITS], memory_order_acquire);
+    if (!c) {
+        struct tt_event *fresh = calloc(TT_CHUNK, sizeof *fresh), *none = NULL;
+        if (!fresh) {
+            atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+            return NULL;
+        }
+        if (atomic_compare_exchange_strong_explicit(&chunks[i >> TT_CHUNK_BITS], &none, fresh,
+                                                    memory_order_acq_rel, memory_order_acquire))
+            c = fresh;
+        else {
+            free(fresh);
+            c = none;
+        }
+    }
+    struct tt_event *e = &c[i & (TT_CHUNK - 1)];
     memset(e, 0, sizeof *e);
     e->seq = i;
     e->type = type;
@@ -387,8 +431,8 @@ static int tt_initialize(ompt_function_lookup_t lk, int initial_device_num, ompt
         fprintf(stderr, "tt[%s]: an entry point is missing\n", name);
         exit(2);
     }
-    events = calloc(TT_MAX_EVENTS, sizeof *events);
-    if (!events)
+    chunks = calloc(TT_MAX_CHUNKS, sizeof *chunks);
+    if (!chunks)
         exit(2);
     REGISTER(ompt_callback_thread_begin, on_thread_begin);
     REGISTER(ompt_callback_thread_end, on_thread_end);
@@ -430,6 +474,7 @@ static int tt_initialize(ompt_function_lookup_t lk, int initial_device_num, ompt
     const char *r = getenv("TT_INIT_RESULT");
     int result = r ? atoi(r) : 1;
     initialized = result != 0;
+    evidence("initialized -> %d", result);
     if (!quiet)
         printf("tt[%s]: initialize(initial_device_num=%d) -> %d\n", name, initial_device_num,
                result);
@@ -456,10 +501,14 @@ static void tt_finalize(ompt_data_t *tool_data)
         const char *inject = getenv("TT_CHECK_INJECT");
         if (inject && atoi(inject))
             mutex_common(ompt_callback_mutex_released, ompt_mutex_lock, 0, 0, 0x5eed, NULL);
-        size_t bad = atomic_load(&dropped) ? 0 : tt_check(stderr);
-        if (atomic_load(&dropped))
-            fprintf(stderr, "tt_check: %zu events did not fit in the log; not checked\n",
+        if (atomic_load(&dropped)) {
+            fprintf(stderr, "tt_check: %zu events did not fit in the log; cannot check it\n",
                     atomic_load(&dropped));
+            fflush(stdout);
+            _exit(71);
+        }
+        size_t bad = tt_check(stderr);
+        evidence("checked %zu events, %zu violation(s)", tt_count(), bad);
         if (bad) {
             fprintf(stderr, "tt_check: %zu OMPT invariant violation(s)\n", bad);
             fflush(stdout);
@@ -530,7 +579,10 @@ size_t tt_count(void)
 
 const struct tt_event *tt_get(size_t i)
 {
-    return i < tt_count() ? &events[i] : NULL;
+    if (i >= tt_count())
+        return NULL;
+    struct tt_event *c = atomic_load_explicit(&chunks[i >> TT_CHUNK_BITS], memory_order_acquire);
+    return c ? &c[i & (TT_CHUNK - 1)] : NULL;
 }
 
 void tt_reset(void)
@@ -576,7 +628,9 @@ void tt_dump(FILE *f)
 {
     size_t n = tt_count();
     for (size_t i = 0; i < n; i++) {
-        const struct tt_event *e = &events[i];
+        const struct tt_event *e = tt_get(i);
+        if (!e)
+            continue;
         fprintf(f,
                 "%6zu %-16s tid=%ld thr=%llu ep=%d kind=%d flags=0x%x par=%llu task=%llu "
                 "task2=%llu a=%llu b=%llu code=%p state=0x%x q=%d q_task=%llu q_par=%llu "

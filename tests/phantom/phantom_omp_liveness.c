@@ -1,7 +1,10 @@
-/* Liveness: 10^6 barriers under pvsched while a SCHED_FIFO injector makes
- * team threads phantoms at random (random CPU, random burst, random pause),
- * so waiters keep switching between spinning and blocking.  A lost wake-up
- * would hang the test; a broken barrier shows in the arrival counts. */
+/* Liveness: at least 10^6 barriers under pvsched while a SCHED_FIFO injector
+ * makes team threads phantoms at random (random CPU, random burst, random
+ * pause), so waiters keep switching between spinning and blocking.  The
+ * barriers go on until the injector has made INJECTIONS phantoms (10^6
+ * barriers alone take a fraction of a second, a few dozen injections), so
+ * that the whole run is under injection.  A lost wake-up would hang the
+ * test; a broken barrier shows in the arrival counts. */
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -13,6 +16,7 @@
 #include "pvomp_check.h"
 
 #define BARRIERS 1000000L
+#define INJECTIONS 1000L
 
 static _Atomic int inj_stop;
 static _Atomic long injections;
@@ -42,19 +46,30 @@ static int child(void)
     pthread_t inj;
     CHECK(pthread_create(&inj, NULL, injector, NULL) == 0);
 
-    static _Atomic long arrived;
-    long bad = 0;
+    static _Atomic long arrived, stop;
+    long bad = 0, rounds = 0;
     uint64_t t0 = ph_now_ns();
 #pragma omp parallel num_threads(2) reduction(+ : bad)
     {
         long n = omp_get_num_threads();
-        for (long i = 0; i < BARRIERS; i++) {
+        for (long i = 0;; i++) {
             atomic_fetch_add_explicit(&arrived, 1, memory_order_relaxed);
 #pragma omp barrier
             /* Everybody has arrived i+1 times; nobody more than i+2 times. */
             long a = atomic_load_explicit(&arrived, memory_order_relaxed);
             if (a < n * (i + 1) || a > n * (i + 2))
                 bad++;
+            /* Thread 0 names the last round, i+1, before it arrives at
+             * barrier i+1: after that barrier every thread sees it, and a
+             * thread that sees it early (after barrier i) goes on to i+1. */
+            if (omp_get_thread_num() == 0 && !atomic_load(&stop) && i + 1 >= BARRIERS &&
+                atomic_load(&injections) >= INJECTIONS)
+                atomic_store(&stop, i + 2);
+            long s = atomic_load(&stop);
+            if (s && i + 1 >= s) {
+                rounds = s;
+                break;
+            }
         }
     }
     double secs = (double)(ph_now_ns() - t0) / 1e9;
@@ -62,10 +77,12 @@ static int child(void)
     pthread_join(inj, NULL);
     printf("%ld barriers in %.1f s with %ld random injections (%llu phantom events): "
            "%ld inconsistent arrivals\n",
-           BARRIERS, secs, atomic_load(&injections),
+           rounds, secs, atomic_load(&injections),
            (unsigned long long)(p->phantom_events - ev0), bad);
     CHECK(bad == 0);
-    CHECK(atomic_load(&arrived) == 2 * BARRIERS);
+    CHECK(rounds >= BARRIERS);
+    CHECK(atomic_load(&arrived) == 2 * rounds);
+    CHECK(atomic_load(&injections) >= INJECTIONS);
     CHECK(p->phantom_events > ev0);
     return 0;
 }

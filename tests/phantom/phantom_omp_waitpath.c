@@ -120,15 +120,16 @@ static int child(const char *scenario)
         }
     }
     printf("STATS barriers=%ld entries=%llu returned=%llu blocked=%llu futex=%llu "
-           "preempted=%llu p50_ns=%llu mean_ns=%llu phantom_events=%llu\n",
+           "preempted=%llu p50_ns=%llu mean_ns=%llu phantom_events=%llu phantom_page=%d\n",
            barriers, s.entries, s.returned, s.blocked, s.futex, s.preempted, p50,
-           s.blocked ? s.lat_sum / s.blocked : 0, (unsigned long long)events);
+           s.blocked ? s.lat_sum / s.blocked : 0, (unsigned long long)events, p != NULL);
     return 0;
 }
 
 struct result {
     long barriers;
     unsigned long long entries, returned, blocked, futex, preempted, p50, mean, events;
+    int page; /* the child found its phantom page (pvsched is really on) */
 };
 
 static struct result run(const char *scenario, const char *policy)
@@ -140,9 +141,11 @@ static struct result run(const char *scenario, const char *policy)
     CHECK(line != NULL);
     CHECK(sscanf(line,
                  "STATS barriers=%ld entries=%llu returned=%llu blocked=%llu futex=%llu "
-                 "preempted=%llu p50_ns=%llu mean_ns=%llu phantom_events=%llu",
+                 "preempted=%llu p50_ns=%llu mean_ns=%llu phantom_events=%llu phantom_page=%d",
                  &r.barriers, &r.entries, &r.returned, &r.blocked, &r.futex, &r.preempted, &r.p50,
-                 &r.mean, &r.events) == 9);
+                 &r.mean, &r.events, &r.page) == 10);
+    /* pvsched children are tracked (they have a phantom page); others not */
+    CHECK(r.page == (strcmp(policy, "pvsched") == 0));
     printf("%-6s %-8s %9ld barriers, %9llu waits: %9llu returned spinning, %7llu blocked "
            "(median %7llu ns, mean %8llu ns after entering), %6llu switched out spinning; "
            "%llu phantom events\n",
@@ -182,7 +185,9 @@ int main(int argc, char **argv)
     CHECK(ip.blocked > 0 && ip.p50 > 0);
     CHECK(ip.p50 <= 500000);
     CHECK(ia.blocked == 0);
-    CHECK(id.blocked == 0 || id.p50 > ip.p50);
+    /* default blocks only after its spin count: milliseconds, not the
+     * microsecond of pvsched (8 ms median in one run, docs/pvsched.md) */
+    CHECK(id.blocked == 0 || (id.p50 > ip.p50 && id.p50 >= 1000000));
     printf("PASS\n");
     return 0;
 }
