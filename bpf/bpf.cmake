@@ -17,7 +17,14 @@ set(PVOMP_KERNEL_BTF /sys/kernel/btf/vmlinux)
 # this file runs only once (include_guard).
 
 set(PVOMP_BPF_OK TRUE)
+if(NOT PVOMP_PHANTOM)
+  set(PVOMP_BPF_OK FALSE)
+  message(STATUS "pvomp: PVOMP_PHANTOM=OFF: the eBPF phantom tracker is not built")
+endif()
 foreach(v PVOMP_CLANG PVOMP_BPFTOOL PVOMP_LIBBPF PVOMP_LIBBPF_INC)
+  if(NOT PVOMP_PHANTOM)
+    break()
+  endif()
   if(NOT ${v})
     set(PVOMP_BPF_OK FALSE)
     message(WARNING "pvomp: ${v} not found; the eBPF phantom tracker is not built "

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stdatomic.h>
+
 #include "omp-tools.h"
 
 #define PV_DT_MAX_DEVICES 4
@@ -25,7 +27,7 @@ extern _Atomic unsigned pv_dtrace_started;
 bool pv_dtrace_wants(int device, ompt_callbacks_t type);
 static inline bool pv_dtrace_any(void)
 {
-    return __builtin_expect(__atomic_load_n(&pv_dtrace_started, __ATOMIC_RELAXED) != 0, 0);
+    return __builtin_expect(atomic_load_explicit(&pv_dtrace_started, memory_order_relaxed) != 0, 0);
 }
 
 /* Store one record (the caller filled it, times included). */

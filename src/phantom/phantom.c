@@ -35,8 +35,14 @@ static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 static char reason[512];
 
 /* The uprobe's anchor.  noipa: the compiler must neither inline it nor drop
- * a call to it because its body is empty. */
-PV_EXPORT __attribute__((noinline, noipa)) void pvomp_phantom_register(void)
+ * a call to it because its body is empty (clang has no noipa; there noinline
+ * and the asm with its memory clobber keep the call). */
+#if defined(__clang__)
+#define PV_NOIPA __attribute__((noinline))
+#else
+#define PV_NOIPA __attribute__((noinline, noipa))
+#endif
+PV_EXPORT PV_NOIPA void pvomp_phantom_register(void)
 {
     __asm__ volatile("" ::: "memory");
 }

@@ -92,6 +92,19 @@ static void hostname(char *buf, size_t size)
     snprintf(buf, size, "%s", uname(&u) == 0 ? u.nodename : "node");
 }
 
+/* A malformed field is said once per process (the format is expanded on
+ * every OMP_DISPLAY_AFFINITY line) and its text is printed as written; the
+ * rest of the format is still expanded.  A user's typo never ends a program. */
+static void bad_field(struct out *o, const char *fmt, const char *field, size_t n,
+                      const char *why)
+{
+    static int said;
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        pv_warn("affinity format '%s': %s at '%.*s'; printed as written", fmt, why,
+                (int)n, field);
+    put(o, field, n);
+}
+
 /* Expand `fmt` for the calling thread. */
 static size_t expand(char *buffer, size_t size, const char *fmt)
 {
@@ -114,8 +127,11 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
         size_t width = 0;
         if (*p == '0') {
             zero = true;
-            if (*++p != '.')
-                pv_fatal("affinity format '%s': a leading 0 must be followed by '.'", fmt);
+            if (*++p != '.') {
+                bad_field(&o, fmt, pct, (size_t)(p - pct),
+                          "a leading 0 must be followed by '.'");
+                continue;
+            }
         }
         if (*p == '.') {
             right = true;
@@ -125,8 +141,12 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
             char *end;
             width = strtoul(p, &end, 10);
             p = end;
+            if (width > 4096) /* a size no line needs: the field as written */
+                width = 4096;
         } else if (zero || right) {
-            pv_fatal("affinity format '%s': '0.' or '.' must be followed by a size", fmt);
+            bad_field(&o, fmt, pct, (size_t)(p - pct),
+                      "'0.' or '.' must be followed by a size");
+            continue;
         }
         char c = *p;
         if (c == '{') {
@@ -136,8 +156,14 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
                 if ((size_t)(close - p - 1) == strlen(long_names[i].name) &&
                     strncmp(p + 1, long_names[i].name, (size_t)(close - p - 1)) == 0)
                     c = long_names[i].c;
-            if (!c)
-                pv_fatal("affinity format '%s': unknown field name at '%s'", fmt, p);
+            if (!c) {
+                /* without a '}', only "%{" is bad: the rest is text */
+                const char *end = close ? close + 1 : p + 1;
+                bad_field(&o, fmt, pct, (size_t)(end - pct),
+                          close ? "unknown field name" : "'{' without '}'");
+                p = end;
+                continue;
+            }
             p = close;
         }
         char val[512];
@@ -170,9 +196,12 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
             break;
         }
         case '\0':
-            pv_fatal("affinity format '%s' ends with '%%'", fmt);
+            bad_field(&o, fmt, pct, (size_t)(p - pct), "the format ends inside a field");
+            continue;
         default:
-            pv_fatal("affinity format '%s': unknown field type '%c'", fmt, c);
+            bad_field(&o, fmt, pct, (size_t)(p + 1 - pct), "unknown field type");
+            p++;
+            continue;
         }
         put_field(&o, val, width, zero, right);
         p++;

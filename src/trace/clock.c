@@ -66,7 +66,7 @@ static int tsc_trustworthy(void)
 
 static int tsc_calibrate(void)
 {
-    uint64_t t1, n1, t2, n2;
+    uint64_t t1 = 0, n1 = 0, t2 = 0, n2 = 0; /* set by clock_pair; -O3 cannot tell */
     struct timespec pause = { 0, 10 * 1000 * 1000 };
     clock_pair(&t1, &n1);
     nanosleep(&pause, NULL);

@@ -31,7 +31,15 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
 {
     if (policy == PV_WAIT_PVSCHED) {
         const char *why = NULL;
+#ifdef PVOMP_NO_PHANTOM_TRACKER
+        /* The runtime can still talk to a tracker another build installed. */
+        if (!pv_phantom_open(&why))
+            why = "this pvomp was built without the eBPF phantom tracker (PVOMP_PHANTOM=OFF, or "
+                  "no clang, bpftool, libbpf or kernel BTF at build time)";
+        if (why) {
+#else
         if (!pv_phantom_open(&why)) {
+#endif
             fprintf(stderr, "pvomp: GOMP_WAIT_POLICY=pvsched: %s; using the default policy\n", why);
             policy = PV_WAIT_DEFAULT;
         }

@@ -113,10 +113,19 @@ static int child_display(void)
     return sink;
 }
 
-static int child_bad_format(const char *fmt)
+/* A bad format, three ways: captured twice, then set and displayed. */
+static int child_bad_format(const char *bad)
 {
-    char buf[64];
-    omp_capture_affinity(buf, sizeof buf, fmt);
+    char fmt[128], buf[256];
+    snprintf(fmt, sizeof fmt, "A%sB%%L", bad);
+    for (int i = 0; i < 2; i++) {
+        omp_capture_affinity(buf, sizeof buf, fmt);
+        printf("capture:%s\n", buf);
+    }
+    snprintf(fmt, sizeof fmt, "D%sE%%n", bad);
+    omp_set_affinity_format(fmt);
+    omp_display_affinity(NULL);
+    printf("still running\n");
     return 0;
 }
 
@@ -303,14 +312,36 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_bind_case(cases[i]);
 
-    /* Bad formats stop the program with a message. */
+    /* A bad format is said once, printed as written, and the program goes on:
+     * through the API (capture, set + display) and through the environment. */
     struct child_result *r = calloc(1, sizeof *r);
-    const char *bad[] = {"format:%0L", "format:%.L", "format:%{bogus}", "format:%Q",
-                         "format:%{nesting_level"};
+    const char *bad[] = {"%0L", "%.L", "%{bogus}", "%{foobar}", "%Q", "%018{thread_num}",
+                         "%.{thread_num}", "%{nesting_level", "%5", "%"};
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        child_run(self_path(), bad[i], NULL, r);
-        CHECK(!(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0));
-        CHECK(count_lines_with(r->err, "affinity format") == 1);
+        char arg[64], want[128], dwant[128];
+        snprintf(arg, sizeof arg, "format:%s", bad[i]);
+        child_run(self_path(), arg, NULL, r);
+        snprintf(want, sizeof want, "capture:A%sB0", bad[i]);
+        snprintf(dwant, sizeof dwant, "D%sE0\n", bad[i]);
+        bool ok = WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0 &&
+                  count_lines_with(r->out, want) == 2 && strstr(r->out, "still running") &&
+                  strstr(r->err, dwant) && count_lines_with(r->err, "affinity format") == 1;
+        /* the environment: OMP_DISPLAY_AFFINITY lines carry the bad text too */
+        char envfmt[128];
+        snprintf(envfmt, sizeof envfmt, "OMP_AFFINITY_FORMAT=AFF %s %%n/%%N", bad[i]);
+        const char *vars[] = {"OMP_DISPLAY_AFFINITY=true", envfmt, NULL};
+        struct child_result *e = calloc(1, sizeof *e);
+        child_run(self_path(), "display", vars, e);
+        snprintf(want, sizeof want, "AFF %s 1/2", bad[i]);
+        ok = ok && WIFEXITED(e->status) && WEXITSTATUS(e->status) == 0 &&
+             count_lines_with(e->err, want) == 1 &&
+             count_lines_with(e->err, "affinity format") == 1;
+        if (!ok) {
+            fprintf(stderr, "FAIL: bad format '%s':\n%s%s--- env:\n%s%s", bad[i], r->out, r->err,
+                    e->out, e->err);
+            return 1;
+        }
+        free(e);
     }
     free(r);
     printf("affinity: all checks passed\n");
