@@ -8,6 +8,8 @@ bash "$here/scripts/setup.sh" "$build" || exit 1
 
 status=0
 (cd "$build" && ctest --output-on-failure -j2 --timeout 600) || status=1
+# LLVM's OMPT tests (a tool's conformance suite), and libomp beside for comparison.
+bash "$here/scripts/llvm-ompt-tests.sh" "$build" || status=1
 # Tasks and target constructs are implemented: their testsuite tests run
 # too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md); so do the
 # C++ and Fortran tests, in all three passes (PVOMP_TESTSUITE_LANGS overrides).
