@@ -182,6 +182,7 @@ void pv_ompt_shutdown(void)
         return;
     if (!__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE))
         return;
+    pv_ompt_end_workers();
     pv_ompt_thread_end();
     detach();
 }
