@@ -16,7 +16,8 @@ link needs __kmpc_*/__kmp_* symbols is skipped as kmp-specific.
 The runtime comes from <lib-dir> (LD_LIBRARY_PATH); every test binary is first
 shown, through the dynamic loader, to resolve libgomp.so.1 into <lib-dir>.
 Tests listed in a known-failures file are XFAIL when they fail, XPASS (a
-failure) when they pass.  Prints one line per test and then
+failure) when they pass; tests marked XFAIL for gcc but listed in an
+expected-passes file must PASS.  Prints one line per test and then
 "N passed, N failed, N known failures, N skipped"; exits 1 if any failed.
 Counting as lit does: passed = PASS + XFAIL (marked in the test),
 failed = FAIL + XPASS.  See docs/ompt.md, "LLVM's OMPT tests"."""
@@ -103,6 +104,19 @@ def substitute(line, subs):
     return line
 
 
+def read_list(path):
+    """test path | reason, one a line ('#' comments)."""
+    out = {}
+    if path:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    name, _, why = line.partition(" | ")
+                    out[name.strip()] = why.strip()
+    return out
+
+
 class Suite:
     def __init__(self, args):
         self.args = args
@@ -121,14 +135,8 @@ class Suite:
             f.write(SHIM)
         with open(os.path.join(gen, "src", "kmp_platform.h"), "w") as f:
             f.write(KMP_PLATFORM)
-        self.known = {}
-        if args.known_failures:
-            with open(args.known_failures) as f:
-                for line in f:
-                    line = line.strip()
-                    if line and not line.startswith("#"):
-                        name, _, why = line.partition(" | ")
-                        self.known[name.strip()] = why.strip()
+        self.known = read_list(args.known_failures)
+        self.passes = read_list(args.expected_passes)
 
     def tests(self):
         out = []
@@ -225,6 +233,8 @@ class Suite:
                         break
                 reason = f"exit {p.returncode}{sig}: {first.strip()}{nxt}"[:300]
                 break
+        if xfail and rel in self.passes:   # marked XFAIL for gcc, passes on this runtime
+            return ("FAIL", f"{reason} (listed in expected-passes)") if reason else ("PASS", "")
         if xfail:
             return ("XFAIL", "marked XFAIL") if reason else ("XPASS", "passed although marked XFAIL")
         if rel in self.known:
@@ -238,6 +248,8 @@ def main():
     ap.add_argument("--lib-dir", required=True, help="directory holding the runtime's libgomp.so.1")
     ap.add_argument("--work", required=True, help="scratch directory for binaries and outputs")
     ap.add_argument("--known-failures", help="list of tests failing by design (test | reason)")
+    ap.add_argument("--expected-passes",
+                    help="tests marked XFAIL for gcc that this runtime passes (test | why)")
     ap.add_argument("--filter", default="", help="only tests whose name matches this regexp")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=120, help="per RUN line hang guard (s)")
@@ -245,7 +257,7 @@ def main():
     args = ap.parse_args()
     suite = Suite(args)
     tests = [t for t in suite.tests() if re.search(args.filter, t)]
-    unknown = sorted(set(suite.known) - set(suite.tests()))
+    unknown = sorted((set(suite.known) | set(suite.passes)) - set(suite.tests()))
     counts = dict.fromkeys(["PASS", "FAIL", "XFAIL", "XPASS", "KFAIL", "SKIP"], 0)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for rel, (status, why) in zip(tests, pool.map(suite.run, tests)):
@@ -254,7 +266,7 @@ def main():
             tag = "known failure: " if status == "KFAIL" else ""
             print(f"{shown} {rel}" + (f" [{tag}{why}]" if why else ""), flush=True)
     for name in unknown:
-        print(f"FAIL {name} [listed in known-failures but no such test]")
+        print(f"FAIL {name} [listed in known-failures or expected-passes but no such test]")
         counts["FAIL"] += 1
     passed = counts["PASS"] + counts["XFAIL"]
     failed = counts["FAIL"] + counts["XPASS"]
