@@ -93,7 +93,7 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     for (unsigned i = 0; i < n; i++) {
         struct pv_ompt_task *o = &team->implicit[i].ompt;
         memset(o, 0, sizeof *o);
-        o->flags = ompt_task_implicit;
+        o->flags = ompt_task_implicit | ompt_task_undeferred; /* runs at once, as libomp reports it */
         o->thread_num = (int)i;
         o->parallel = &team->ompt.data;
     }
