@@ -188,12 +188,11 @@ void pv_ompt_shutdown(void)
     detach();
 }
 
+/* ompt_finalize_tool: as at the program's end (docked workers end, this
+ * thread ends), then the finalizer (as libomp). */
 void pv_ompt_finalize_tool(void)
 {
-    if (atomic_exchange_explicit(&finished, 1, memory_order_acq_rel))
-        return;
-    if (__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE))
-        detach();
+    pv_ompt_shutdown();
 }
 
 static void shutdown_at_exit(void)
