@@ -14,37 +14,7 @@ if [ -f "$dest/.complete" ] && [ "$(cat "$dest/.complete")" = "$stamp" ]; then
   exit 0
 fi
 
-orig=$(ls "$dl"/llvm-toolchain-16_*.orig.tar.* 2>/dev/null | head -n1 || true)
-if [ -z "$orig" ]; then
-  work=$cache/fetch
-  rm -rf "$work"
-  mkdir -p "$work/sources.list.d" "$work/lists/partial" "$work/cache/archives/partial" "$work/dl"
-  cat > "$work/sources.list.d/llvm-16-src.sources" <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-  apt_opts=(
-    -o "Dir::Etc::SourceList=$work/none.list"
-    -o "Dir::Etc::SourceParts=$work/sources.list.d"
-    -o "Dir::State::Lists=$work/lists"
-    -o "Dir::Cache=$work/cache"
-    -o "APT::Sandbox::User=$(id -un)"
-    -q
-  )
-  echo "llvm-ompt: fetching the llvm-toolchain-16 source package (once; cached in $cache)" >&2
-  apt-get "${apt_opts[@]}" update >"$work/update.log" 2>&1 ||
-    { cat "$work/update.log" >&2; echo "llvm-ompt: apt-get update failed" >&2; exit 1; }
-  (cd "$work/dl" && apt-get "${apt_opts[@]}" source --download-only llvm-toolchain-16) >"$work/source.log" 2>&1 ||
-    { cat "$work/source.log" >&2; echo "llvm-ompt: apt-get source failed" >&2; exit 1; }
-  # apt-get has checked the files against the signed .dsc; keep the orig tarball.
-  mkdir -p "$dl"
-  mv "$(ls "$work"/dl/llvm-toolchain-16_*.orig.tar.* | head -n1)" "$dl/"
-  rm -rf "$work"
-  orig=$(ls "$dl"/llvm-toolchain-16_*.orig.tar.* | head -n1)
-fi
+orig=$(bash "$(dirname "$0")/../deb-source-orig.sh" llvm-toolchain-16 "$dl" "$cache/fetch" llvm-ompt)
 
 echo "llvm-ompt: extracting openmp/runtime/test from $(basename "$orig")" >&2
 rm -rf "$dest"
