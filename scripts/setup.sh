@@ -12,7 +12,7 @@ packages=(
   liblttng-ust-dev lttng-tools                          # tracing benchmark reference
   valgrind gdb                                          # stress tests
   chromium                                              # HTML timeline screenshot test
-  dpkg-dev xz-utils                                     # apt-get source gcc-12 (testsuite)
+  dpkg-dev xz-utils                                     # apt-get source gcc-12, llvm-toolchain-16 (testsuites)
   gfortran                                              # Fortran bindings: tests/unit, libgomp.fortran
   libdw-dev                                             # pvomp-trace names code (symbols, lines)
   openmpi-bin libopenmpi-dev                            # merged logs of MPI ranks (trace_names_mpi)

@@ -30,6 +30,8 @@ part ctest bash -c "cd '$build' && ctest --output-on-failure -j2 --timeout 600 -
 # Tests whose prerequisite is missing report SKIP: named here; a failure under CI=true.
 part ctest-skips python3 "$here/scripts/testsuite/ctest_skips.py" "$build/ctest-junit.xml"
 part build-matrix bash "$here/scripts/build-matrix.sh" "$build/matrix"
+# LLVM's OMPT tests (a tool's conformance suite), and libomp beside for comparison.
+part llvm-ompt bash "$here/scripts/llvm-ompt-tests.sh" "$build"
 # Tasks and target constructs are implemented: their testsuite tests run
 # too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md); so do the
 # C++ and Fortran tests, in every pass (PVOMP_TESTSUITE_LANGS overrides).

@@ -22,37 +22,7 @@ if [ -f "$dest/.complete" ] && [ "$(cat "$dest/.complete")" = "$stamp" ]; then
   exit 0
 fi
 
-orig=$(ls "$dl"/gcc-12_*.orig.tar.* 2>/dev/null | head -n1 || true)
-if [ -z "$orig" ]; then
-  work=$cache/fetch
-  rm -rf "$work"
-  mkdir -p "$work/sources.list.d" "$work/lists/partial" "$work/cache/archives/partial" "$work/dl"
-  cat > "$work/sources.list.d/gcc-12-src.sources" <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-  apt_opts=(
-    -o "Dir::Etc::SourceList=$work/none.list"
-    -o "Dir::Etc::SourceParts=$work/sources.list.d"
-    -o "Dir::State::Lists=$work/lists"
-    -o "Dir::Cache=$work/cache"
-    -o "APT::Sandbox::User=$(id -un)"
-    -q
-  )
-  echo "testsuite: fetching the gcc-12 source package (once; cached in $cache)" >&2
-  apt-get "${apt_opts[@]}" update >"$work/update.log" 2>&1 ||
-    { cat "$work/update.log" >&2; echo "testsuite: apt-get update failed" >&2; exit 1; }
-  (cd "$work/dl" && apt-get "${apt_opts[@]}" source --download-only gcc-12) >"$work/source.log" 2>&1 ||
-    { cat "$work/source.log" >&2; echo "testsuite: apt-get source failed" >&2; exit 1; }
-  # apt-get has checked the files against the signed .dsc; keep the orig tarball.
-  mkdir -p "$dl"
-  mv "$(ls "$work"/dl/gcc-12_*.orig.tar.* | head -n1)" "$dl/"
-  rm -rf "$work"
-  orig=$(ls "$dl"/gcc-12_*.orig.tar.* | head -n1)
-fi
+orig=$(bash "$(dirname "$0")/../deb-source-orig.sh" gcc-12 "$dl" "$cache/fetch" testsuite)
 
 inner=$(tar -tf "$orig" | grep -E '/gcc-[0-9.]+(-dfsg)?\.tar\.xz$' | head -n1)
 [ -n "$inner" ] || { echo "testsuite: no gcc tarball inside $orig" >&2; exit 1; }

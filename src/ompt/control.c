@@ -3,6 +3,7 @@
  * (PVOMP_1.0), where an unversioned reference binds to it. */
 #include <stdint.h>
 
+#include "ompt/events.h"
 #include "ompt/tool.h"
 #include "runtime/internal.h"
 
@@ -16,6 +17,13 @@ PV_EXPORT int omp_control_tool(int command, int modifier, void *arg)
     if (!pv_ompt_tool())
         return PV_CONTROL_TOOL_NOTOOL;
     pv_ompt_thread_ensure();
+    /* The task is in the runtime during the callback: its reenter frame is
+     * this call's frame (as libomp's; the tool's control_tool callback
+     * reads it with ompt_get_task_info). */
+    ompt_frame_t *frame = &pv_ompt_cur_task()->frame;
+    ompt_frame_t saved = *frame;
+    frame->enter_frame.ptr = __builtin_frame_address(0);
+    frame->enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     /* One load, inside the count of callbacks in progress (ompt.h): NULL
      * means no callback. */
     unsigned long *n = pv_ompt_dispatch_begin();
@@ -24,5 +32,6 @@ PV_EXPORT int omp_control_tool(int command, int modifier, void *arg)
     int ret = cb ? cb((uint64_t)command, (uint64_t)modifier, arg, __builtin_return_address(0))
                  : PV_CONTROL_TOOL_NOCALLBACK;
     pv_ompt_dispatch_end(n);
+    *frame = saved;
     return ret;
 }

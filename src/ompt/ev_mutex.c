@@ -70,6 +70,8 @@ void pv_ompt_lock_destroy(int kind, const void *wait_id, const void *codeptr)
 void pv_ompt_nest_lock(int endpoint, const void *wait_id, const void *codeptr)
 {
     pv_ompt_enter();
+    if (endpoint == ompt_scope_begin)   /* the owner's acquire did not wait */
+        pv_ompt_set_state(pv_ompt_work_state(), NULL);
     if (pv_ompt_on(nest_lock))
         pv_ompt_call(nest_lock, endpoint, wid(wait_id), pv_ompt_codeptr(codeptr));
 }

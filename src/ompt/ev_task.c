@@ -161,15 +161,16 @@ void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_
         pv_ompt_call(task_schedule, &p->data, ompt_task_switch, &n->data);
 }
 
-void pv_ompt_task_end(struct pv_task *t, bool cancelled, struct pv_task *next)
+void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
 {
     pv_ompt_enter();
     struct pv_ompt_task *o = &t->ompt;
     int status = ompt_task_complete;
-    if (cancelled) {
+    if (cancelled_by) {
         status = ompt_task_cancel;
+        /* the flags name the cancelled construct too (OpenMP 5.1, 4.4.4.26) */
         if (pv_ompt_on(cancel))
-            pv_ompt_call(cancel, &o->data, ompt_cancel_discarded_task, NULL);
+            pv_ompt_call(cancel, &o->data, ompt_cancel_discarded_task | cancelled_by, NULL);
     } else if ((t->tflags & PV_TF_DETACH) &&
                !(atomic_load_explicit(&t->detach, memory_order_acquire) & PV_DETACH_FULFILLED)) {
         status = ompt_task_detach;

@@ -93,7 +93,7 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     for (unsigned i = 0; i < n; i++) {
         struct pv_ompt_task *o = &team->implicit[i].ompt;
         memset(o, 0, sizeof *o);
-        o->flags = ompt_task_implicit;
+        o->flags = ompt_task_implicit | ompt_task_undeferred; /* runs at once, as libomp reports it */
         o->thread_num = (int)i;
         o->parallel = &team->ompt.data;
     }
@@ -143,7 +143,9 @@ void pv_ompt_worker_end(struct pv_team *team, unsigned id)
     pv_ompt_enter();
     struct pv_ompt_thread *me = &pv_ompt_thr;
     struct pv_ompt_task *o = &team->implicit[id].ompt;
-    const void *codeptr = team->ompt.codeptr;
+    /* A worker reaches the region's end barrier from the runtime's thread
+     * loop, not from a call in the program: no code address (as libomp). */
+    const void *codeptr = NULL;
     const int kind = ompt_sync_region_barrier_implicit_parallel;
     o->frame.exit_frame.ptr = NULL;
     me->ending = *o;
@@ -195,10 +197,11 @@ void pv_ompt_primary_end(struct pv_team *team)
     o->frame.exit_frame.ptr = NULL;
     barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
     pv_barrier_wait(&team->final, team, false);
-    barrier_leave(kind, &team->ompt.data, &o->data, codeptr, ompt_state_overhead);
+    /* The region ended in the barrier: its end and the implicit task's end
+     * have no parallel data, on the primary as on the workers (as libomp). */
+    barrier_leave(kind, NULL, &o->data, codeptr, ompt_state_overhead);
     if (pv_ompt_on(implicit_task))
-        pv_ompt_call(implicit_task, ompt_scope_end, &team->ompt.data, &o->data, 0, 0,
-                     ompt_task_implicit);
+        pv_ompt_call(implicit_task, ompt_scope_end, NULL, &o->data, 0, 0, ompt_task_implicit);
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = 0;

@@ -13,7 +13,7 @@ int omp_get_num_devices(void);     /* icv_api.c */
 int pv_ompt_get_state(ompt_wait_id_t *wait_id)
 {
     struct pv_ompt_thread *t = &pv_ompt_thr;
-    if (!t->begun || t->ended)
+    if (!__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE) || !t->begun || t->ended)
         return ompt_state_undefined;
     if (wait_id)
         *wait_id = t->wait_id;
@@ -111,8 +111,12 @@ int pv_ompt_get_partition_place_nums(int place_nums_size, int *place_nums)
     return (int)len;
 }
 
+/* -1 on a thread the runtime does not know, and with no tool active (as
+ * libomp; OpenMP 5.1 4.6.1.11 lets it be unavailable). */
 int pv_ompt_get_proc_id(void)
 {
+    if (!__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE) || !pv_ompt_thr.begun)
+        return -1;
     return sched_getcpu();
 }
 

@@ -220,7 +220,9 @@ void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame);
 /* `t` stops and `next` continues: complete, or cancelled (the body was
  * skipped), or detached (body done, event not fulfilled yet). */
-void pv_ompt_task_end(struct pv_task *t, bool cancelled, struct pv_task *next);
+/* cancelled_by: 0, or the construct whose cancellation discarded the task
+ * (ompt_cancel_parallel or ompt_cancel_taskgroup) */
+void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next);
 /* A detached task's event was fulfilled after (late) or before its body ended. */
 void pv_ompt_task_fulfilled(struct pv_task *t, bool late);
 /* taskwait / taskgroup (kind: ompt_sync_region_t): sync_region begin (and,

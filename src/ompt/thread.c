@@ -7,9 +7,16 @@
  * it is the initial thread of its own contention group).  An initial thread
  * also begins its initial task, with the implicit parallel region around it.
  * At the end: initial task end, then thread_end (OpenMP 5.1, 2.14/12.8). */
+#include <stdatomic.h>
+
 #include "ompt/events.h"
+#include "ompt/tool.h"
 
 __thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("initial-exec")));
+
+/* Workers that had thread_begin and not yet thread_end: the tool is
+ * finalized after their thread_end (pv_ompt_end_workers). */
+static atomic_uint workers_live;
 
 void pv_ompt_thread_begin(void)
 {
@@ -20,6 +27,8 @@ void pv_ompt_thread_begin(void)
     bool worker = pv_thr.is_worker;
     t->type = worker ? ompt_thread_worker : ompt_thread_initial;
     t->state = worker ? ompt_state_idle : ompt_state_work_serial;
+    if (worker)
+        atomic_fetch_add_explicit(&workers_live, 1, memory_order_relaxed);
     if (pv_ompt_on(thread_begin))
         pv_ompt_call(thread_begin, (ompt_thread_t)t->type, &t->data);
     if (worker)
@@ -45,4 +54,24 @@ void pv_ompt_thread_end(void)
     t->state = ompt_state_undefined;
     if (pv_ompt_on(thread_end))
         pv_ompt_call(thread_end, &t->data);
+    /* Release: the callback above is done before the finalizer goes on. */
+    if (t->type == ompt_thread_worker)
+        atomic_fetch_sub_explicit(&workers_live, 1, memory_order_release);
+}
+
+static bool workers_gone(void)
+{
+    return atomic_load_explicit(&workers_live, memory_order_acquire) == 0;
+}
+
+/* At the program's end, before the finalizer: the docked workers exit (as
+ * at omp_pause_resource), each with its thread_end, which tools use to
+ * flush per-thread data.  Waits a bounded time (pv_ompt_wait_until); a
+ * worker still busy in another thread's region is not waited for. */
+void pv_ompt_end_workers(void)
+{
+    if (pv_thr.ts.team || pv_thr.is_worker)
+        return;   /* exit from inside a region: its workers are not docked */
+    pv_runtime_pause();
+    pv_ompt_wait_until(workers_gone);
 }

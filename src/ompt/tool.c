@@ -50,42 +50,42 @@ static ompt_start_tool_result_t *call_start(start_tool_fn start)
 
 static ompt_start_tool_result_t *from_address_space(void)
 {
+    pv_ompt_verbose("Search for OMP tool in current address space... ");
     start_tool_fn start = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
-    if (!start) {
-        pv_ompt_verbose("ompt_start_tool in the address space: not found");
-        return NULL;
-    }
-    Dl_info info;
-    const char *where = dladdr((void *)start, &info) && info.dli_fname ? info.dli_fname : "?";
-    ompt_start_tool_result_t *r = call_start(start);
-    pv_ompt_verbose("ompt_start_tool in the address space (%s): %s", where,
-                    r ? "returned a tool" : "returned NULL");
+    ompt_start_tool_result_t *r = start ? call_start(start) : NULL;
+    pv_ompt_verbose(r ? "Success.\n" : "Failed.\n");
     return r;
 }
 
 /* One entry of OMP_TOOL_LIBRARIES. */
 static ompt_start_tool_result_t *from_library(const char *name)
 {
+    pv_ompt_verbose("Opening %s... ", name);
     void *h = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
     if (!h) {
         const char *err = dlerror();
-        pv_ompt_verbose("library '%s': cannot load (%s)", name, err ? err : "?");
+        pv_ompt_verbose("Failed: %s\n", err ? err : "?");
         return NULL;
     }
+    pv_ompt_verbose("Success.\n");
+    pv_ompt_verbose("Searching for ompt_start_tool in %s... ", name);
+    dlerror();
     start_tool_fn start = (start_tool_fn)dlsym(h, "ompt_start_tool");
     if (!start) {
-        pv_ompt_verbose("library '%s': loaded, no ompt_start_tool", name);
+        const char *err = dlerror();
+        pv_ompt_verbose("Failed: %s\n", err ? err : "?");
         dlclose(h);
         return NULL;
     }
     ompt_start_tool_result_t *r = call_start(start);
     if (!r) {
-        pv_ompt_verbose("library '%s': ompt_start_tool returned NULL", name);
+        pv_ompt_verbose("Found but not using the OMPT interface.\n");
+        pv_ompt_verbose("Continuing search...\n");
         dlclose(h);
         return NULL;
     }
     /* The tool's library stays loaded for the life of the process. */
-    pv_ompt_verbose("library '%s': ompt_start_tool returned a tool", name);
+    pv_ompt_verbose("Success.\n");
     return r;
 }
 
@@ -93,10 +93,12 @@ static ompt_start_tool_result_t *from_libraries(void)
 {
     const char *list = getenv("OMP_TOOL_LIBRARIES");
     if (!list || !*list) {
-        pv_ompt_verbose("OMP_TOOL_LIBRARIES: not set");
+        pv_ompt_verbose("No OMP_TOOL_LIBRARIES defined.\n");
+        pv_ompt_verbose("...searching tool libraries failed.\n");
         return NULL;
     }
-    pv_ompt_verbose("OMP_TOOL_LIBRARIES: %s", list);
+    pv_ompt_verbose("Searching tool libraries...\n");
+    pv_ompt_verbose("OMP_TOOL_LIBRARIES = %s\n", list);
     char *copy = strdup(list);
     if (!copy)
         pv_fatal("out of memory");
@@ -107,10 +109,12 @@ static ompt_start_tool_result_t *from_libraries(void)
     free(copy);
     /* Earlier entries failing is how the list is used; none yielding a tool
      * means the tool the user asked for is missing: say so once. */
-    if (!r)
+    if (!r) {
+        pv_ompt_verbose("...searching tool libraries failed.\n");
         pv_warn("OMP_TOOL_LIBRARIES='%s': no entry yields a tool (cannot load, or ompt_start_tool "
                 "missing or returned NULL; OMP_TOOL_VERBOSE_INIT=stderr says which)",
                 list);
+    }
     return r;
 }
 
@@ -138,32 +142,29 @@ void pv_ompt_init(void)
     if (!tool_enabled())
         return;
     pv_ompt_verbose_open();
-    pv_ompt_verbose("looking for a tool (runtime %s)", runtime_version());
+    pv_ompt_verbose("----- START LOGGING OF TOOL REGISTRATION -----\n");
     ompt_start_tool_result_t *r = from_address_space();
     if (!r)
         r = from_libraries();
-    if (!r) {
-        pv_ompt_verbose("no tool found");
+    if (!r || !r->initialize) {
+        pv_ompt_verbose(r ? "The tool gave no initialize function: not activated.\n"
+                          : "No OMP tool loaded.\n");
+        pv_ompt_verbose("----- END LOGGING OF TOOL REGISTRATION -----\n");
         pv_ompt_verbose_close();
         return;
     }
-    if (!r->initialize) {
-        pv_ompt_verbose("the tool gave no initializer: not activated");
-        pv_ompt_verbose_close();
-        return;
-    }
+    /* The log ends before the initializer runs, as libomp's does. */
+    pv_ompt_verbose("Tool was started and is using the OMPT interface.\n");
+    pv_ompt_verbose("----- END LOGGING OF TOOL REGISTRATION -----\n");
+    pv_ompt_verbose_close();
     tool = r;
     int ok = r->initialize(pv_ompt_lookup, omp_get_initial_device(), &r->tool_data);
     if (!ok) {
-        pv_ompt_verbose("the tool's initializer returned 0: not activated");
         pv_ompt_clear_callbacks();
         tool = NULL;
-        pv_ompt_verbose_close();
         return;
     }
-    pv_ompt_verbose("tool initialized and active");
     pv_ompt_where_init();
-    pv_ompt_verbose_close();
     __atomic_store_n(&pv_ompt_active, true, __ATOMIC_RELEASE);
     pv_ompt_thread_begin();
 }
@@ -188,16 +189,16 @@ void pv_ompt_shutdown(void)
         return;
     if (!__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE))
         return;
+    pv_ompt_end_workers();
     pv_ompt_thread_end();
     detach();
 }
 
+/* ompt_finalize_tool: as at the program's end (docked workers end, this
+ * thread ends), then the finalizer (as libomp). */
 void pv_ompt_finalize_tool(void)
 {
-    if (atomic_exchange_explicit(&finished, 1, memory_order_acq_rel))
-        return;
-    if (__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE))
-        detach();
+    pv_ompt_shutdown();
 }
 
 static void shutdown_at_exit(void)

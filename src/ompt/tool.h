@@ -62,6 +62,7 @@ int pv_ompt_get_num_devices(void);
 /* thread.c: the calling thread as the tool knows it. */
 void pv_ompt_thread_begin(void);      /* thread_begin (+ initial task) if not done yet */
 void pv_ompt_thread_end(void);        /* initial task end (initial threads), thread_end */
+void pv_ompt_end_workers(void);       /* docked workers exit, with thread_end, before the finalizer */
 static inline void pv_ompt_thread_ensure(void)
 {
     if (__builtin_expect(!pv_ompt_thr.begun, 0))

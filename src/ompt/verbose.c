@@ -1,6 +1,9 @@
 /* OMP_TOOL_VERBOSE_INIT (OpenMP 5.1, 6.19): where the runtime reports its
  * tool discovery -- "disabled" (the default), "stdout", "stderr", or the
- * name of a file to create.  Keywords are case-insensitive. */
+ * name of a file to create.  Keywords are case-insensitive.  The log has
+ * libomp's line format (docs/ompt.md), which tools' own tests match; a
+ * message is printed as given (the caller ends lines), so that what a
+ * tool's ompt_start_tool prints lands where libomp's log has it. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,12 +43,8 @@ void pv_ompt_verbose(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    flockfile(verbose_out);
-    fputs("pvomp OMPT: ", verbose_out);
     vfprintf(verbose_out, fmt, ap);
-    fputc('\n', verbose_out);
     fflush(verbose_out);
-    funlockfile(verbose_out);
     va_end(ap);
 }
 

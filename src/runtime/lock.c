@@ -193,9 +193,10 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_l
     /* Relaxed: only the owner itself ever stores `me`, so seeing it means we
      * hold the lock; any other value means we do not. */
     bool owned = atomic_load_explicit(&l->owner, memory_order_relaxed) == me;
+    /* Every call is a lock-acquire event, the owner's too (OpenMP 5.1, 3.9.4). */
+    if (pv_ompt_tool())
+        pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
     if (!owned) {
-        if (pv_ompt_tool())
-            pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
         pv_trace_held_take(PV_TRACE_HELD_LOCK, l, word_try(&l->lock), word_lock_slow(&l->lock));
         atomic_store_explicit(&l->owner, me, memory_order_relaxed);
     } else {
@@ -238,8 +239,10 @@ __attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest
 static inline int nest_test_again(const void *l, int count, const void *ra)
 {
     pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l);
-    if (pv_ompt_tool())
+    if (pv_ompt_tool()) {
+        pv_ompt_mutex_acquire(ompt_mutex_test_nest_lock, l, ra);
         pv_ompt_nest_lock(ompt_scope_begin, l, ra);
+    }
     return count;
 }
 
@@ -308,8 +311,10 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_25(struct pv_nest_l
     if (atomic_load_explicit(&l->owner, memory_order_relaxed) == me) {
         pv_trace_held_got_now(PV_TRACE_HELD_LOCK, l); /* every level is an acquisition */
         l->count++;
-        if (pv_ompt_tool())
+        if (pv_ompt_tool()) {
+            pv_ompt_mutex_acquire(ompt_mutex_nest_lock, l, __builtin_return_address(0));
             pv_ompt_nest_lock(ompt_scope_begin, l, __builtin_return_address(0));
+        }
         return;
     }
     if (pv_ompt_tool())

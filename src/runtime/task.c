@@ -273,14 +273,15 @@ static struct pv_task *task_run_one(struct pv_thread *thr, struct pv_task *t)
         trace_task_begin(t);
         if (pv_ompt_tool()) {
             run_fn_under_tool(prev, t, t->fn, t->arg);
-            pv_ompt_task_end(t, false, prev);
+            pv_ompt_task_end(t, 0, prev);
         } else {
             t->fn(t->arg);
         }
         trace_task_end(t);
         thr->task = prev;
     } else if (pv_ompt_tool()) {
-        pv_ompt_task_end(t, true, thr->task);
+        bool by_parallel = atomic_load_explicit(&t->team->cancelled, memory_order_relaxed);
+        pv_ompt_task_end(t, by_parallel ? ompt_cancel_parallel : ompt_cancel_taskgroup, thr->task);
     }
     if (t->tflags & PV_TF_DETACH) {
         if (skip) {
@@ -521,7 +522,7 @@ static void frame_task_end(struct pv_thread *thr, struct pv_task *parent, struct
     if (t->tflags & PV_TF_DETACH)
         wait_until(t->team, parent, event_fulfilled, t);
     if (pv_ompt_tool())
-        pv_ompt_task_end(t, false, parent);
+        pv_ompt_task_end(t, 0, parent);
 }
 
 /* Run fn in a task that lives in this frame: no team, or an included task
@@ -608,7 +609,7 @@ static inline void promotable_end(struct pv_thread *thr, struct pv_task *parent,
 {
     thr->task = task_resolve(parent);
     if (pv_ompt_tool())
-        pv_ompt_task_end(u->arg ? (struct pv_task *)u->arg : u, false, thr->task);
+        pv_ompt_task_end(u->arg ? (struct pv_task *)u->arg : u, 0, thr->task);
     if (u->arg)
         undeferred_block_done(u->arg);
 }

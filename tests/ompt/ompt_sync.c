@@ -155,7 +155,11 @@ int main(void)
         }
     }
     check_mutex(ompt_mutex_lock, ompt_state_wait_lock, (uintptr_t)&lock, 4 * T);
-    check_mutex(ompt_mutex_nest_lock, ompt_state_wait_lock, (uintptr_t)&nest, 4 * T);
+    /* Every omp_set_nest_lock is a lock-acquire event, the owner's too: */
+    ttq_wait(ompt_callback_mutex_released, ANY, ompt_mutex_nest_lock, 4 * T);
+    TCHECK(ttq_count(ompt_callback_mutex_acquire, ANY, ompt_mutex_nest_lock) == 8 * T);
+    TCHECK(ttq_count(ompt_callback_mutex_acquired, ANY, ompt_mutex_nest_lock) == 4 * T);
+    TCHECK(ttq_count(ompt_callback_mutex_released, ANY, ompt_mutex_nest_lock) == 4 * T);
     TCHECK(ttq_count(ompt_callback_nest_lock, ompt_scope_begin, ANY) == 4 * T);
     TCHECK(ttq_count(ompt_callback_nest_lock, ompt_scope_end, ANY) == 4 * T);
     /* test locks: one success, one failure (the lock is held). */
