@@ -8,6 +8,7 @@
  * also begins its initial task, with the implicit parallel region around it.
  * At the end: initial task end, then thread_end (OpenMP 5.1, 2.14/12.8). */
 #include <stdatomic.h>
+#include <time.h>
 
 #include "ompt/events.h"
 #include "ompt/tool.h"
@@ -66,12 +67,17 @@ static bool workers_gone(void)
 
 /* At the program's end, before the finalizer: the docked workers exit (as
  * at omp_pause_resource), each with its thread_end, which tools use to
- * flush per-thread data.  Waits a bounded time (pv_ompt_wait_until); a
+ * flush per-thread data.  Waits a bounded time; a
  * worker still busy in another thread's region is not waited for. */
 void pv_ompt_end_workers(void)
 {
     if (pv_thr.ts.team || pv_thr.is_worker)
         return;   /* exit from inside a region: its workers are not docked */
-    pv_runtime_pause();
-    pv_ompt_wait_until(workers_gone);
+    /* A worker still on its way back from a nested region docks after a
+     * sweep: sweep again each millisecond, for about a second at most. */
+    struct timespec ms = { 0, 1000000 };
+    for (int i = 0; i < 1000 && !workers_gone(); i++) {
+        pv_runtime_pause();
+        nanosleep(&ms, NULL);
+    }
 }

@@ -365,13 +365,14 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     if (pv_ompt_tool())
         pv_ompt_parallel_begin(team, fn);
     team->members[0] = thr;
-    if (n > 1) /* The release stores in assign() publish everything above. */
-        launch_members(thr, team, n, fn, data, nested);
-
     become_member(thr, team, 0);
-    trace_implicit_task_begin(team, 0, n);
+    /* The primary's implicit task begins before its teammates are released,
+     * as in libomp: a tool sees it before any event of theirs. */
     if (pv_ompt_tool())
         pv_ompt_implicit_begin(team, 0, NULL);
+    if (n > 1) /* The release stores in assign() publish everything above. */
+        launch_members(thr, team, n, fn, data, nested);
+    trace_implicit_task_begin(team, 0, n);
 }
 
 void pv_team_end(void)
