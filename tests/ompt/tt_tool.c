@@ -21,11 +21,11 @@
 /* The log grows in chunks, so that TT_CHECK checks a program's whole log
  * whatever its length: a chunk is allocated by the first record that falls
  * in it and installed with a compare-exchange (a loser frees its copy).
- * Only when memory runs out (or past 2^32 events) is a record dropped, and
+ * Only when memory runs out (or past 2^24 events) is a record dropped, and
  * then TT_CHECK fails loudly (exit 71) rather than pass unchecked. */
 #define TT_CHUNK_BITS 16
 #define TT_CHUNK (1u << TT_CHUNK_BITS)
-#define TT_MAX_CHUNKS (1u << 16)
+#define TT_MAX_CHUNKS (1u << 8)    /* 2^24 events (about 2 GiB): past it, exit 71 */
 #define TT_MAX_EVENTS ((size_t)TT_CHUNK * TT_MAX_CHUNKS)
 
 static _Atomic(struct tt_event *) *chunks;
