@@ -64,6 +64,11 @@ SYSTEM_LIBGOMP = "/usr/lib/x86_64-linux-gnu/libgomp.so.1"
 CATEGORIES = ("tasks", "target")
 KNOWN_FAILURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "known-failures")
 KNOWN_FAILURES_NAME = "known-failures"    # the file in use (--known-failures)
+# Tests whose program calls exit() from two threads at once, inside a
+# parallel region: glibc 2.36 then runs exit handlers on one thread while
+# the other ends the process, so the OMPT tool's whole-log check may not get
+# to run (as for dg-shouldfail tests, only its initialisation is required).
+EXIT_IN_PARALLEL = {"libgomp.c/sections-2.c"}
 # Tests the system libgomp fails and pvomp passes: they must keep passing.
 PASSES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pvomp-passes")
 
@@ -464,7 +469,7 @@ class Runner:
             return "FAIL", why
         proof = self.loaded_from(ld)       # a pass counts only on the runtime under test
         if not proof:                      # and only with what the pass must prove
-            proof = self.evidence.check(work, tag, t.shouldfail)
+            proof = self.evidence.check(work, tag, t.shouldfail or t.name in EXIT_IN_PARALLEL)
         return ("FAIL", proof) if proof else ("PASS", "")
 
     def locate(self, exe, work, t, timeout):
