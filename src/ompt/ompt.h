@@ -4,7 +4,7 @@
  * not-taken branch:
  *
  *     if (pv_ompt_tool()) pv_ompt_parallel_begin(team, flags);
- *     if (pv_ompt_tool()) pv_ompt_barrier(kind, ra, false); else pv_team_barrier();
+ *     if (pv_ompt_tool()) wait_with_tool(kind, ...); else pv_barrier_wait(...);
  *
  * pv_ompt_tool() tests whether a tool is attached; pv_ompt_on(ev) whether
  * one event has a callback.  Everything behind the branch is out of line in
@@ -26,6 +26,7 @@
 
 #include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
 #include "ompt/ompt_types.h"
+#include "runtime/barrier_kind.h"
 
 #define PV_OMPT_NEVENTS 38   /* event ids are 1..37 (ompt_callbacks_t) */
 #define PV_OMPT_WORK_LEVELS 16
@@ -52,6 +53,18 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
  * change at its next event, as with a relaxed load. */
 #define pv_ompt_tool() __builtin_expect(pv_ompt_active, 0)
 #endif
+
+/* In an exported entry point, inside its `if (pv_ompt_tool())` branch: the
+ * entry's return address (codeptr_ra) for the out-of-line variant with the
+ * events.  The empty asm keeps gcc from loading it ahead of the test, which
+ * would cost the path without a tool an instruction and often a frame of
+ * its own (the load needs the frame's layout, so the prologue can no
+ * longer be moved into the paths that need it). */
+#define pv_ompt_entry_ra()                                                              \
+    ({                                                                                  \
+        __asm__ volatile("" ::: "memory");                                              \
+        (const void *)__builtin_return_address(0);                                      \
+    })
 
 /* Callbacks in progress, counted in 64 slots (a thread's slot is a hash of
  * its TLS address; padded, so that threads rarely share a line), so that the
@@ -166,10 +179,6 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *));
  * the primary thread, which reports it with pv_ompt_exit_frame). */
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame);
 void pv_ompt_exit_frame(void *frame);
-/* The implicit barrier that ends the region, then implicit_task end; these
- * wait at the barrier themselves (in place of pv_barrier_wait). */
-void pv_ompt_worker_end(struct pv_team *team, unsigned id);
-void pv_ompt_primary_end(struct pv_team *team);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
@@ -182,9 +191,14 @@ void pv_ompt_league_team(bool begin, unsigned team_num);
 void pv_ompt_league_end(void);
 
 /* ------------------------------------------------------------ barriers */
-/* A team barrier of `kind` (ompt_sync_region_t) with its events; returns
- * what pv_team_barrier_cancel returns when `cancellable`. */
-bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable);
+/* Notifications around a team barrier's wait, which the runtime does
+ * between them (pv_barrier_at): sync_region and sync_region_wait begin,
+ * the wait state; then their ends, a cancel event when `cancelled`.  For
+ * the join (PV_BARRIER_JOIN) the end hook also ends the member's implicit
+ * task; a worker's end hook no longer touches the team.  codeptr: as
+ * given to pv_barrier_at.  `s` carries begin's data to end. */
+void pv_ompt_barrier_begin(struct pv_ompt_sync *s, enum pv_barrier_kind kind, const void *codeptr);
+void pv_ompt_barrier_end(struct pv_ompt_sync *s, bool cancelled);
 
 /* --------------------------------------------------------- worksharing */
 void pv_ompt_loop_begin(struct pv_ws *ws);              /* a thread enters a loop */

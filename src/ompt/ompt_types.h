@@ -28,4 +28,15 @@ struct pv_ompt_team {
     ompt_data_t *enclosing;     /* parallel data of the region around this one */
 };
 
+/* What a barrier's begin hook hands to its end hook; on the waiting
+ * thread's stack (runtime/barrier.c). */
+struct pv_ompt_sync {
+    ompt_data_t *parallel;      /* the parallel and task data of the begin event */
+    ompt_data_t *task;
+    const void *codeptr;
+    int kind;                   /* ompt_sync_region_t */
+    int join;                   /* the region's final barrier: 1 primary, 2 worker */
+    unsigned member;            /* join: the member's number */
+};
+
 #endif

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "ompt/ompt.h"
+#include "runtime/barrier_kind.h"
 #include "runtime/unsupported.h"
 #include "wait/wait.h"
 
@@ -378,10 +379,6 @@ void pv_runtime_pause(void);
 /* Lazily created runtime state (env, places); safe to call often. */
 void pv_runtime_init(void);
 
-/* A team barrier for the current team (no-op outside a team). */
-void pv_team_barrier(void);
-/* Cancellable form: returns true when the parallel region was cancelled. */
-bool pv_team_barrier_cancel(void);
 
 /* Tasking hooks (task.c). */
 void pv_task_team_init(struct pv_team *team);      /* a team is (re)used */
