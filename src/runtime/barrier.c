@@ -120,7 +120,7 @@ void pv_barrier_cancel(struct pv_barrier *b)
 
 bool pv_barrier_told(enum pv_barrier_kind kind, unsigned trace_prev, const void *codeptr)
 {
-    return pv_barrier_sequence(kind, trace_prev, codeptr, true);
+    return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, codeptr, true);
 }
 
 PV_EXPORT void GOMP_barrier(void)

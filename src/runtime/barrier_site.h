@@ -13,9 +13,9 @@
 
 /* The sequence, with or without the tool's events around the wait. */
 static inline __attribute__((always_inline)) bool
-pv_barrier_sequence(enum pv_barrier_kind kind, unsigned trace_prev, const void *codeptr, bool tool)
+pv_barrier_sequence(enum pv_barrier_kind kind, struct pv_team *team, unsigned trace_prev,
+                    const void *codeptr, bool tool)
 {
-    struct pv_team *team = pv_thr.ts.team;
     bool cancellable = pv_barrier_cancellable(kind);
     /* The trace records no cancellable barrier outside a team. */
     bool traced = team || !cancellable;
@@ -60,13 +60,18 @@ bool pv_barrier_told(enum pv_barrier_kind kind, unsigned trace_prev, const void 
 static inline __attribute__((always_inline)) bool
 pv_barrier_at(enum pv_barrier_kind kind, unsigned trace_prev, bool in_entry)
 {
-    if (kind != PV_BARRIER_OTHER && pv_ompt_tool()) {
-        /* Read here, not ahead of the test: the path without a tool would
-         * pay an instruction for it. */
-        __asm__ volatile("" ::: "memory");
-        return pv_barrier_told(kind, trace_prev, in_entry ? __builtin_return_address(0) : NULL);
-    }
-    return pv_barrier_sequence(kind, trace_prev, NULL, false);
+    if (kind != PV_BARRIER_OTHER && pv_ompt_tool())
+        return pv_barrier_told(kind, trace_prev, in_entry ? pv_ompt_entry_ra() : NULL);
+    return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, NULL, false);
+}
+
+/* The join of `team`, the caller's current team (its final barrier). */
+static inline __attribute__((always_inline)) void pv_barrier_join(struct pv_team *team)
+{
+    if (pv_ompt_tool())
+        pv_barrier_told(PV_BARRIER_JOIN, PV_TRACE_EV_implicit_task_end, NULL);
+    else
+        pv_barrier_sequence(PV_BARRIER_JOIN, team, PV_TRACE_EV_implicit_task_end, NULL, false);
 }
 
 #endif

@@ -88,7 +88,7 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     trace_implicit_task_end(team, id);
 
     /* The barrier's trace point shares the clock read of the task's end. */
-    pv_barrier_at(PV_BARRIER_JOIN, PV_TRACE_EV_implicit_task_end, false);
+    pv_barrier_join(team);
     /* From here on the team may be reused by its master: do not touch it. */
     thr->ts.team = NULL;
     thr->task = NULL;
@@ -378,7 +378,7 @@ void pv_team_end(void)
     if (!team)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
-    pv_barrier_at(PV_BARRIER_JOIN, PV_TRACE_EV_implicit_task_end, false);
+    pv_barrier_join(team);
     trace_parallel_end_after(barrier_leave, team);
     if (team->cg_added)
         atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);
