@@ -334,6 +334,8 @@ int tr_cmd_dump(struct tr_log *log, const struct tr_opts *o, FILE *out);
  * host): one summary, one timeline on the monotonic clock. */
 int tr_cmd_stats(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
 int tr_cmd_timeline(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
+/* timeline --html (html.c): the interactive report of one log. */
+int tr_html_report(struct tr_log *log, const struct tr_opts *o, struct tr_out *out);
 /* CLOCK_MONOTONIC minus the log's clock, ns (0: the log has no clock record). */
 int64_t tr_log_mono_offset(const struct tr_log *log);
 /* A log's lane name among several: its file name (PVOMP_TRACE=run.%r.pvtrace
