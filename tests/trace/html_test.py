@@ -14,6 +14,11 @@ report: tests/trace/html/regions.c on pvomp, traced; its report is one
         opens the same view, tooltip and drill-down; screenshots show the
         colours of the kinds, and a zoom into one critical section fills the
         width with it.
+merged: two runs as ranks 0 and 1 (PVOMP_TRACE=run.%r.pvtrace): one page
+        with a row per log's thread, labelled by log, on one time base (the
+        second run's regions after the first's), both runs' regions under the
+        one function name; the browser draws every row.  --time-base realtime
+        agrees with the monotonic base; --clock-offset LOG=NS moves LOG by NS.
 large:  a tight barrier loop writes a log of more than 1M records; its
         report opens (the page's script finishes and draws) and the
         screenshot shows the barrier and spin lanes.  The time it took is
@@ -59,11 +64,13 @@ def build(name):
     return out
 
 
-def traced(log, *cmd):
+def traced(log, *cmd, **extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PVOMP_", "OMP_", "GOMP_"))}
     env.update(PVOMP_TRACE=log, OMP_NUM_THREADS="2",
-               LD_LIBRARY_PATH=A.lib + ":" + env.get("LD_LIBRARY_PATH", ""))
+               LD_LIBRARY_PATH=A.lib + ":" + env.get("LD_LIBRARY_PATH", ""), **extra)
     run(cmd, env=env)
+    if "%r" in log:
+        log = log.replace("%r", extra["OMPI_COMM_WORLD_RANK"])
     # Only pvomp writes this log: it names itself in pvtrace_process.
     dump = reader("dump", "--all", log).stdout
     check(re.search(r'^pvtrace_process .*runtime="pvomp', dump, re.M) is not None,
@@ -291,6 +298,58 @@ def test_report():
           "zoom into a critical section: %d pixels of critical (whole view %d, width %d)"
           % (zoomed["critical"], whole["critical"], p["width"]))
     print("report: pixels whole %r; zoomed critical %d" % (whole, zoomed["critical"]))
+
+
+def test_merged():
+    chromium = browser.chromium_or_skip("merged")
+    prog = build("regions")
+    pattern = os.path.join(TMP, "run.%r.pvtrace")
+    for rank in (0, 1):
+        traced(pattern, prog, 3 + rank, OMPI_COMM_WORLD_RANK=str(rank))
+    logs = [os.path.join(TMP, "run.%d.pvtrace" % k) for k in (0, 1)]
+    html = os.path.join(TMP, "merged.html")
+    reader("timeline", "--html", html, *logs)
+    text = open(html, encoding="utf-8").read()
+    d, rows = page_data(text)
+    labels = [r["label"] for r in rows]
+    for k in (0, 1):
+        mine = [l for l in labels if l.startswith("run.%d.pvtrace: thread " % k)]
+        check(len(mine) == 2, "log %d: rows %r" % (k, labels))
+    check(len(d["fns"]) == 1 and d["fns"][0].startswith("main:"), "functions %r" % d["fns"])
+    check(len(d["regions"]) == 3 + 4, "%d regions, wanted 7" % len(d["regions"]))
+    def span(k):
+        ivs = [v for r in rows if r["label"].startswith("run.%d." % k) for v in r["lanes"].get("region", [])]
+        return min(v["s"] for v in ivs), max(v["e"] for v in ivs), len(ivs)
+    s0, e0, n0 = span(0)
+    s1, e1, n1 = span(1)
+    check((n0, n1) == (3, 4), "regions per log %r" % ((n0, n1),))
+    check(e0 < s1, "the second run's regions [%d, %d] do not follow the first's [%d, %d]" % (s1, e1, s0, e0))
+    # Other time bases: CLOCK_REALTIME (several hosts) puts the logs of one
+    # host where CLOCK_MONOTONIC does, to within what a clock step between the
+    # runs could move (1 ms here); a given offset moves that log by exactly it.
+    def second_after_first(*opts):
+        out = os.path.join(TMP, "tb.html")
+        reader("timeline", "--html", out, *opts, *logs)
+        _, rs = page_data(open(out, encoding="utf-8").read())
+        first = [v for r in rs if r["label"].startswith("run.0.") for v in r["lanes"].get("region", [])]
+        second = [v for r in rs if r["label"].startswith("run.1.") for v in r["lanes"].get("region", [])]
+        return min(v["s"] for v in second) - min(v["s"] for v in first)
+    mono = second_after_first()
+    real = second_after_first("--time-base", "realtime")
+    check(abs(real - mono) < 1000000, "realtime base: %d ns between the runs, monotonic %d" % (real, mono))
+    moved = second_after_first("--clock-offset", "run.1.pvtrace=1000000000")
+    check(abs(moved - mono - 1000000000) <= 1, "--clock-offset 1 s moved the second log by %d ns" % (moved - mono))
+    p = subprocess.run([os.path.join(A.bin, "pvomp-trace"), "timeline", "--html", "--clock-offset",
+                        "nosuch.pvtrace=5", *logs], capture_output=True, text=True)
+    check(p.returncode == 1 and "no such log" in p.stderr and p.stderr.count("\n") == 1,
+          "a --clock-offset naming no log: exit %d, %r" % (p.returncode, p.stderr))
+    dom, _ = browser.dom(chromium, TMP, url(html))
+    attrs = body_attrs(dom)
+    check(attrs.get("ready") == "1" and int(attrs["drawn"]) > 0, "merged page: %r" % attrs)
+    box = dom[dom.index('id="labels"'):dom.index('id="plot"')]
+    check(re.findall(r'<div class="lbl">([^<]*)</div>', box)[1:] == labels, "merged page labels")
+    print("merged: rows %r; regions %d and %d, the second run from %s after the first's end"
+          % (labels, n0, n1, fmt(s1 - e0)))
 
 
 def test_large():

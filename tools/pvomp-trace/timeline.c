@@ -158,11 +158,13 @@ static void json_log(struct tr_log *log, struct tr_out *o, bool *first, uint64_t
     *first = j.first;
 }
 
-/* The monotonic clock minus the log's clock (ns): logs of one host share
- * CLOCK_MONOTONIC, so their records line up on it. */
-int64_t tr_log_mono_offset(const struct tr_log *log)
+/* Logs of one host share CLOCK_MONOTONIC, so their records line up on it;
+ * across hosts CLOCK_REALTIME (NTP-synchronised: to about a millisecond),
+ * or offsets the user gives. */
+int64_t tr_log_time_offset(const struct tr_log *log)
 {
-    return log->clock_mono || log->clock_ts ? (int64_t)(log->clock_mono - log->clock_ts) : 0;
+    uint64_t base = log->realtime_base ? log->clock_real : log->clock_mono;
+    return (base || log->clock_ts ? (int64_t)(base - log->clock_ts) : 0) + log->shift_ns;
 }
 
 const char *tr_log_lane(const struct tr_log *log)
@@ -176,7 +178,7 @@ static void timeline_json(struct tr_log **logs, size_t n, struct tr_out *o)
     bool first = true;
     int64_t base = INT64_MAX; /* the earliest record, on the monotonic clock */
     for (size_t i = 0; i < n; i++) {
-        int64_t t = (int64_t)logs[i]->first_ts + tr_log_mono_offset(logs[i]);
+        int64_t t = (int64_t)logs[i]->first_ts + tr_log_time_offset(logs[i]);
         base = t < base ? t : base;
     }
     tr_out_str(o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"log\":");
@@ -191,7 +193,8 @@ static void timeline_json(struct tr_log **logs, size_t n, struct tr_out *o)
                 tr_out_char(o, ',');
             tr_out_json_str(o, (const uint8_t *)logs[i]->path, strlen(logs[i]->path));
         }
-        tr_out_str(o, "],\"time_base\":\"CLOCK_MONOTONIC of each log\"");
+        tr_out_str(o, logs[0]->realtime_base ? "],\"time_base\":\"CLOCK_REALTIME of each log\""
+                                             : "],\"time_base\":\"CLOCK_MONOTONIC of each log\"");
     }
     tr_out_str(o, "},\"traceEvents\":[\n");
     for (size_t i = 0; i < n; i++) {
@@ -206,7 +209,7 @@ static void timeline_json(struct tr_log **logs, size_t n, struct tr_out *o)
         for (size_t k = 0; k < i; k++)
             if (logs[k]->pid == log->pid)
                 pid += (uint64_t)(i + 1) << 32;
-        json_log(log, o, &first, (uint64_t)(base - tr_log_mono_offset(log)), pid,
+        json_log(log, o, &first, (uint64_t)(base - tr_log_time_offset(log)), pid,
                  label ? label : exe);
         free(label);
     }
@@ -218,7 +221,7 @@ int tr_cmd_timeline(struct tr_log **logs, size_t n, const struct tr_opts *opt, F
     struct tr_out o;
     tr_out_init(&o, f);
     if (opt->html)
-        tr_html_report(logs[0], opt, &o);
+        tr_html_report(logs, n, opt, &o);
     else
         timeline_json(logs, n, &o);
     tr_out_flush(&o);
