@@ -130,5 +130,5 @@ PV_EXPORT void GOMP_barrier(void)
 
 PV_EXPORT bool GOMP_barrier_cancel(void)
 {
-    return pv_barrier_at(PV_BARRIER_CANCELLABLE, 0, true);
+    return pv_barrier_at(PV_BARRIER_CANCEL, 0, true);
 }
