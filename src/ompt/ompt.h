@@ -4,7 +4,7 @@
  * not-taken branch:
  *
  *     if (pv_ompt_tool()) pv_ompt_parallel_begin(team, flags);
- *     if (pv_ompt_tool()) wait_with_tool(kind, ...); else pv_barrier_wait(...);
+ *     if (pv_ompt_tool()) pv_barrier_told(kind, ...); else <trace, wait, trace>;
  *
  * pv_ompt_tool() tests whether a tool is attached; pv_ompt_on(ev) whether
  * one event has a callback.  Everything behind the branch is out of line in
