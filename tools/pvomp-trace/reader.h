@@ -344,6 +344,7 @@ int64_t tr_log_mono_offset(const struct tr_log *log);
  * names it by rank). */
 const char *tr_log_lane(const struct tr_log *log);
 int tr_cmd_events(struct tr_log *log, FILE *out);      /* log may be NULL: built-in catalog */
+int tr_cmd_snapshot(int argc, char **argv, FILE *out);  /* snapshot.c: argv = PID */
 
 /* ------------------------------------------------------------ output */
 struct tr_out {
