@@ -279,6 +279,16 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
     uint64_t now = pv_trace_now(), nstreams = 0, nchunks = 0;
     uint32_t pid = (uint32_t)getpid();
     out_put(&o, meta.p, meta.len);
+    if (rings) {
+        /* Declarations of a program's events registered since the last
+         * pass (the crash handler reads them without the lock: a group
+         * registered at the moment of the crash may be cut). */
+        const uint8_t *pm;
+        size_t pl;
+        pv_trace_meta_pending(&pm, &pl);
+        if (pm && pl)
+            out_put(&o, pm, pl);
+    }
 
     /* pvtrace_snapshot(reason, number, overwritten events, chunks). */
     uint8_t rec[PVOMP_TRACE_EVENT_HDR + 4 + 32 + 8 * 3];

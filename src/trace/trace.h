@@ -233,6 +233,8 @@ uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len) PV_TRACE_HIDDEN;
 /* The newest ring of the registry (the list goes on through ->next); for
  * the crash handler, which takes no lock (flight.c says why it may walk it). */
 struct pv_trace_ring *pv_trace_registry_head(void) PV_TRACE_HIDDEN;
+/* Declarations queued for the writer's next pass (for the crash handler). */
+void pv_trace_meta_pending(const uint8_t **p, size_t *len) PV_TRACE_HIDDEN;
 bool pv_trace_writer_start(void) PV_TRACE_HIDDEN;
 void pv_trace_writer_stop(void) PV_TRACE_HIDDEN;      /* final drain, end record, close */
 void pv_trace_writer_flush(void) PV_TRACE_HIDDEN;     /* drain everything committed so far */

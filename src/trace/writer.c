@@ -83,6 +83,12 @@ void pv_trace_registry_add(struct pv_trace_ring *r)
     pthread_mutex_unlock(&reg_lock);
 }
 
+void pv_trace_meta_pending(const uint8_t **p, size_t *len)
+{
+    *p = reg_meta.p;
+    *len = reg_meta.len;
+}
+
 struct pv_trace_ring *pv_trace_registry_head(void)
 {
     return __atomic_load_n(&reg_rings, __ATOMIC_ACQUIRE);
