@@ -81,14 +81,19 @@ static _Atomic uint64_t ring_bytes;
  * later ones get less and the total stays near the budget: it passes it by
  * at most RING_FLOOR a thread once the budget is spent. */
 #define RING_FLOOR (128u << 10)
-static uint64_t ring_size_now(void)
+static uint64_t ring_size_take(void)
 {
     uint64_t max = pv_trace_cfg.bufsize, floor = max < RING_FLOOR ? max : RING_FLOOR;
-    uint64_t used = atomic_load_explicit(&ring_bytes, memory_order_relaxed);
-    uint64_t half = used < pv_trace_cfg.budget ? (pv_trace_cfg.budget - used) / 2 : 0;
-    uint64_t size = max;
-    while (size > floor && size > half)
-        size >>= 1;
+    uint64_t used = atomic_load_explicit(&ring_bytes, memory_order_relaxed), size;
+    do {
+        uint64_t half = used < pv_trace_cfg.budget ? (pv_trace_cfg.budget - used) / 2 : 0;
+        size = max;
+        while (size > floor && size > half)
+            size >>= 1;
+        /* Taken before the mapping (which takes milliseconds): threads that
+         * start together do not all see the budget untouched. */
+    } while (!atomic_compare_exchange_weak_explicit(&ring_bytes, &used, used + size,
+                                                    memory_order_relaxed, memory_order_relaxed));
     return size;
 }
 
@@ -102,7 +107,7 @@ void pv_trace_ring_free(struct pv_trace_ring *r)
 static struct pv_trace_ring *ring_create(void)
 {
     static _Atomic int warned;
-    uint64_t size = ring_size_now();
+    uint64_t size = ring_size_take();
     struct pv_trace_ring *r = NULL;
     uint8_t *buf = pv_trace_map_twice(size, true);
     if (buf && posix_memalign((void **)&r, PV_TRACE_CACHELINE, sizeof *r) != 0)
@@ -111,13 +116,13 @@ static struct pv_trace_ring *ring_create(void)
         int e = errno;
         if (buf)
             munmap(buf, 2 * size);
+        atomic_fetch_sub_explicit(&ring_bytes, size, memory_order_relaxed);
         if (!atomic_exchange_explicit(&warned, 1, memory_order_relaxed))
             fprintf(stderr, "pvomp: warning: trace: no buffer for a thread (%s); its events "
                             "are counted as dropped\n", strerror(e));
         return NULL;
     }
     memset(r, 0, sizeof *r);
-    atomic_fetch_add_explicit(&ring_bytes, size, memory_order_relaxed);
     r->buf = buf;
     r->size = size;
     r->mask = size - 1;
