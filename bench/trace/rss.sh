@@ -4,7 +4,7 @@
 #
 #   bench/trace/rss.sh BUILD [BEFORE_BUILD] [--epcc RUNS]
 #
-# 1. Peak RSS (VmHWM, through getrusage of the child) of bench/trace/rss_prog.c
+# 1. Peak RSS (maximum resident set, GNU time's %M) of bench/trace/rss_prog.c
 #    at 2, 16 and 64 threads: untraced, traced (PVOMP_TRACE_EVENTS=*), and
 #    traced in ring mode; for BUILD and, if given, BEFORE_BUILD (a build
 #    directory with lib/; e.g. a copy of an older build), side by side.
@@ -27,13 +27,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gcc -O2 -fopenmp "$here/rss_prog.c" -o "$tmp/rss_prog"
 
-# peak RSS in MB of: env VARS... PROGRAM ARGS (run with the build's lib/)
+# peak RSS in MB of: LIB VARS... (rss_prog run with that lib/ and those
+# variables), as GNU time reports it (getrusage of its child; from Python
+# the forked interpreter's pages would count too)
 peak() {
     lib=$1; shift
-    env LD_LIBRARY_PATH="$lib" "$@" python3 -c '
-import resource, subprocess, sys
-subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
-print("%.1f" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))' "$tmp/rss_prog"
+    env LD_LIBRARY_PATH="$lib" "$@" /usr/bin/time -f %M -o "$tmp/rss" "$tmp/rss_prog" >/dev/null
+    awk '{ printf "%.1f", $1 / 1024 }' "$tmp/rss"
 }
 
 printf '%-8s %-10s %10s %10s %10s\n' threads build untraced traced ring
