@@ -524,6 +524,26 @@ void pv_trace_flight_serve(uint64_t requested)
                 snap_number, path, strerror(errno));
 }
 
+/* In the child of a fork: not traced, and the recorder (a copy of the
+ * parent's) must never be written over the parent's snapshots. */
+void pv_trace_flight_forget(void)
+{
+    if (!store)
+        return;
+    atomic_store(&stopped, 1);
+    atomic_store(&busy, 0);
+    atomic_store(&frozen, 0);
+    struct sigaction cur;
+    if (sigaction(SIGUSR2, NULL, &cur) == 0 && cur.sa_handler == on_snapshot_signal)
+        sigaction(SIGUSR2, &old_act[SIGUSR2], NULL);
+    for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++) {
+        int sig = crash_signals[i];
+        if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == on_crash)
+            sigaction(sig, &old_act[sig], NULL);
+    }
+}
+
 /* At exit, after the writer's final pass: the snapshot at PVOMP_TRACE. */
 void pv_trace_flight_stop(void)
 {

@@ -258,6 +258,7 @@ void pv_trace_flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len
 uint64_t pv_trace_flight_requested(void) PV_TRACE_HIDDEN; /* snapshot requests so far */
 void pv_trace_flight_serve(uint64_t requested) PV_TRACE_HIDDEN; /* after a pass */
 void pv_trace_flight_stop(void) PV_TRACE_HIDDEN; /* the exit snapshot */
+void pv_trace_flight_forget(void) PV_TRACE_HIDDEN; /* in a fork child */
 
 /* logfile.c: the log file, written by the writer thread only. */
 struct iovec;

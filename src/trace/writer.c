@@ -507,7 +507,10 @@ void pv_trace_writer_stop(void)
 void pv_trace_writer_forget(void)
 {
     atomic_store_explicit(&writer_running, 0, memory_order_relaxed);
-    pv_trace_log_forget();
+    if (pv_trace_cfg.ring)
+        pv_trace_flight_forget();
+    else
+        pv_trace_log_forget();
     reg_rings = NULL;
     reg_meta = (struct pv_trace_buf){ 0 };
     pthread_mutex_init(&reg_lock, NULL);
