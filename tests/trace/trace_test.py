@@ -1109,6 +1109,45 @@ def test_slice():
     print("slice: %r with barriers back to back" % counts)
 
 
+def ring_sizes(pid):
+    """The sizes of the rings of process pid: each is one memfd mapped twice."""
+    sizes = []
+    with open("/proc/%d/maps" % pid) as f:
+        for line in f:
+            if "pvomp-trace-ring" in line:
+                lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+                sizes.append(hi - lo)
+    return sorted(sizes[::2], reverse=True)
+
+
+def test_budget():
+    """PVOMP_TRACE_BUFFER: 24 threads share a 16M budget: the first get 4M,
+    later ones less, none under 128K, the total under the budget plus 128K
+    a thread; a bad value: one warning, 16M."""
+    for env, budget in (({}, 16 << 20), ({"PVOMP_TRACE_BUFFER": "8M"}, 8 << 20),
+                        ({"PVOMP_TRACE_BUFFER": "banana"}, 16 << 20)):
+        log = os.path.join(TMP, "budget.log")
+        proc = subprocess.Popen([emitter(), "busy", "24"], env=trace_env(log, **env),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            check(proc.stdout.readline().strip() == "started", "busy emitter did not start")
+            time.sleep(0.5)
+            sizes = ring_sizes(proc.pid)
+        finally:
+            proc.kill()
+            _, err = proc.communicate()
+        warns = [l for l in err.splitlines() if "PVOMP_TRACE_BUFFER" in l]
+        check(len(warns) == (1 if env.get("PVOMP_TRACE_BUFFER") == "banana" else 0)
+              and all("using 16M" in w for w in warns), "%r: warnings %r" % (env, warns))
+        check(len(sizes) >= 24, "%r: %d rings for 24 threads" % (env, len(sizes)))
+        check(sizes[0] == 4 << 20 and sizes[-1] >= 128 << 10 and sizes[-1] < sizes[0],
+              "%r: ring sizes %r" % (env, sizes))
+        check(sum(sizes) <= budget + (128 << 10) * len(sizes),
+              "%r: %d bytes of rings for a budget of %d" % (env, sum(sizes), budget))
+    print("budget: %d rings, %s KiB, %d KiB in all" % (len(sizes), [x >> 10 for x in sizes],
+                                                      sum(sizes) >> 10))
+
+
 # ------------------------------------------------------------ ring mode
 def snapshot_info(log):
     """The pvtrace_snapshot record of a ring-mode snapshot: (reason, number,
