@@ -116,6 +116,22 @@ static unsigned long largest(const char *path)
     return max;
 }
 
+/* Whether process pid catches SIGUSR2 (SigCgt in /proc/PID/status): a
+ * process that does not would be killed by it. */
+static bool catches_usr2(long pid)
+{
+    char p[64], line[256];
+    snprintf(p, sizeof p, "/proc/%ld/status", pid);
+    FILE *f = fopen(p, "r");
+    bool yes = false;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "SigCgt:", 7))
+            yes = (strtoull(line + 7, NULL, 16) >> (SIGUSR2 - 1)) & 1;
+    if (f)
+        fclose(f);
+    return yes;
+}
+
 int tr_cmd_snapshot(int argc, char **argv, FILE *out)
 {
     char *end;
@@ -143,6 +159,10 @@ int tr_cmd_snapshot(int argc, char **argv, FILE *out)
     } else if (!mode || strcmp(mode, "ring")) {
         fprintf(stderr, "pvomp-trace: snapshot: process %ld does not trace in ring mode "
                         "(PVOMP_TRACE_MODE=ring); its log is %s\n", pid, pat);
+    } else if (!catches_usr2(pid)) {
+        fprintf(stderr, "pvomp-trace: snapshot: process %ld does not catch SIGUSR2 (its ring-mode "
+                        "recorder did not start, or the program took the signal); not sent\n",
+                pid);
     } else if (cl < 0) {
         fprintf(stderr, "pvomp-trace: snapshot: process %ld: %s\n", pid, strerror(errno));
     } else if (cwd[cl] = 0, !expand(pat, pid, rank, cwd, path, sizeof path)) {
