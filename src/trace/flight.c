@@ -37,6 +37,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +70,11 @@ static _Atomic int crash_written; /* the crash snapshot is on disk */
 static _Atomic uint64_t snap_req;
 static uint64_t snap_done;
 static unsigned long snap_number; /* the last SIGUSR2 snapshot's: NAME.N */
+
+/* PVOMP_TRACE names something that is not a regular file (a pipe,
+ * /dev/null): every snapshot is written to it as it is, no NAME.part, no
+ * rename, no NAME.N. */
+static bool not_a_file;
 
 static struct sigaction old_act[65];
 static const int crash_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
@@ -272,8 +278,10 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
 {
     char tmp[PATH_MAX];
     size_t n = str_copy(tmp, 0, sizeof tmp, path);
-    str_copy(tmp, n, sizeof tmp, ".part");
-    struct out o = { open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), 0, false };
+    if (!not_a_file)
+        str_copy(tmp, n, sizeof tmp, ".part");
+    struct out o = { open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC | (not_a_file ? 0 : O_CREAT), 0644),
+                     0, false };
     if (o.fd < 0)
         return false;
     uint64_t now = pv_trace_now(), nstreams = 0, nchunks = 0;
@@ -360,6 +368,8 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
     bool ok = !o.failed;
     if (close(o.fd) != 0)
         ok = false;
+    if (not_a_file)
+        return ok;
     if (ok && rename(tmp, path) != 0)
         ok = false;
     if (!ok)
@@ -480,6 +490,8 @@ bool pv_trace_flight_start(const void *preamble, size_t len)
         return false;
     }
     max_piece = store_size / 4;
+    struct stat st;
+    not_a_file = stat(pv_trace_cfg.path, &st) == 0 && !S_ISREG(st.st_mode);
     pv_trace_flight_meta(preamble, len);
     snap_number = first_free_number(pv_trace_cfg.path);
 
@@ -512,8 +524,11 @@ void pv_trace_flight_serve(uint64_t requested)
     snap_done = requested;
     char path[PATH_MAX];
     size_t n = str_copy(path, 0, sizeof path, pv_trace_cfg.path);
-    n = str_copy(path, n, sizeof path, ".");
-    num_copy(path, n, sizeof path, ++snap_number);
+    ++snap_number;
+    if (!not_a_file) {
+        n = str_copy(path, n, sizeof path, ".");
+        num_copy(path, n, sizeof path, snap_number);
+    }
     pv_trace_flight_hold();
     bool ok = write_snapshot(path, "signal", snap_number, false);
     pv_trace_flight_release();
