@@ -71,6 +71,7 @@ enum tr_kind {
     K_DROPPED,
     /* the log's own records */
     K_META_EVENT, K_META_PROCESS, K_META_CLOCK, K_META_CHUNK, K_META_CUT, K_META_OBJECT,
+    K_META_SNAPSHOT,
     K_META_END, /* last of the log's own */
     /* runtime events the analyses understand */
     K_THREAD_BEGIN, K_THREAD_END,
@@ -176,6 +177,9 @@ struct tr_log {
     bool is_pvomp;           /* has the pvtrace_* records: must end with pvtrace_end */
     bool has_end;
     uint64_t end_streams, end_chunks, end_bytes;
+    /* a ring-mode snapshot (pvtrace_snapshot): why, which, what was overwritten */
+    char *snap_reason;
+    uint64_t snap_number, snap_over_events, snap_over_chunks;
 
     /* process and clock (pvtrace_process / pvtrace_clock) */
     uint64_t pid;
@@ -358,6 +362,7 @@ int64_t tr_log_time_offset(const struct tr_log *log);
  * names it by rank). */
 const char *tr_log_lane(const struct tr_log *log);
 int tr_cmd_events(struct tr_log *log, FILE *out);      /* log may be NULL: built-in catalog */
+int tr_cmd_snapshot(int argc, char **argv, FILE *out);  /* snapshot.c: argv = PID */
 
 /* ------------------------------------------------------------ output */
 struct tr_out {
