@@ -224,6 +224,7 @@ struct pv_team;
  * team member carries the ICVs of its data environment. */
 struct pv_taskgroup;
 struct pv_deps;
+struct pv_tstate;                   /* per-team tasking state (task_internal.h) */
 struct pv_dep_node;
 struct pv_task {
     struct pv_icv icv;
@@ -354,7 +355,7 @@ struct pv_team {
     struct pv_team *spare_next;     /* link in the spare-team list */
     _Atomic unsigned *cg_extra;     /* the contention group's thread count */
     unsigned cg_added;              /* what this team added to it */
-    void *task_state;               /* task.c's per-team queues */
+    struct pv_tstate *task_state;   /* tasking's per-team queues (task_internal.h) */
     struct pv_ompt_team ompt;       /* the tool's view (src/ompt; untouched without a tool) */
 };
 
