@@ -15,21 +15,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/alloc.h"
+#include "base/compiler.h"
+#include "base/message.h"
 #include "ompt/ompt.h"
 #include "runtime/unsupported.h"
 #include "wait/wait.h"
-
-#define PV_EXPORT __attribute__((visibility("default")))
-#define PV_CACHELINE 64
-#define pv_likely(x) __builtin_expect(!!(x), 1)
-#define pv_unlikely(x) __builtin_expect(!!(x), 0)
-
-/* ------------------------------------------------------------------ errors */
-__attribute__((noreturn, format(printf, 1, 2))) void pv_fatal(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) void pv_warn(const char *fmt, ...);
-void *pv_malloc(size_t size);      /* aborts with a message on failure */
-void *pv_calloc(size_t n, size_t size);
-void *pv_aligned_alloc(size_t align, size_t size);
 
 struct pv_team;
 
