@@ -35,7 +35,7 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
             return false;
         }
         /* pvsched: no longer than a slice while another task waits for this
-         * CPU (src/phantom/slice.c); checked every 64th spin. */
+         * CPU (src/wait/slice.c); checked every 64th spin. */
         uint64_t held;
         if (pvsched && (++pvsched_spins & 63) == 0 && (held = pv_slice_over()) != 0) {
             trace_wait_slice_yield(i, held, pv_slice_ns());
