@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PV_KMPC_EXPORT __attribute__((visibility("default")))
+#include "base/compiler.h"
+
+#define PV_KMPC_EXPORT PV_EXPORT
 
 typedef int32_t kmp_int32;
 typedef uint32_t kmp_uint32;

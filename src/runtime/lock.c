@@ -15,9 +15,9 @@
  * nestable lock is { owner thread id, count } (8 bytes). */
 #include <stddef.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "runtime/internal.h"
 #include "trace/held.h"
 
@@ -281,7 +281,7 @@ static __thread int my_tid;
 static inline int tid(void)
 {
     if (pv_unlikely(my_tid == 0))
-        my_tid = (int)syscall(SYS_gettid);
+        my_tid = (int)pv_gettid();
     return my_tid;
 }
 

@@ -76,7 +76,7 @@ struct pv_task *task_promote(struct pv_team *team, struct pv_task *t)
     struct pv_task *h = task_alloc(team, 0);
     uint8_t cached = h->tflags & PV_TF_CACHED;
     void *pool = h->pool;
-    /* A frame task has only the fields a running task uses (see GOMP_task);
+    /* A frame task has only the fields of task_init_frame (see GOMP_task);
      * the rest starts empty. */
     memcpy((void *)h, (const void *)t, sizeof *h);
     h->kind = PV_TASK_HEAP;
@@ -84,14 +84,7 @@ struct pv_task *task_promote(struct pv_team *team, struct pv_task *t)
     h->pool = pool;
     h->parent = p;
     h->arg = NULL;
-    h->fn = NULL;
-    h->dnodes = NULL;
-    h->ndeps = 0;
-    h->next = NULL;
-    atomic_init(&h->npred, 0);
-    atomic_init(&h->detach, 0);
-    h->nsucc = h->succ_cap = 0;
-    h->succ = NULL;
+    task_init_links(h, NULL, 0);
     t->arg = h;
     if (pv_thr.task == t)
         pv_thr.task = h;
