@@ -141,6 +141,25 @@ void pv_ompt_taskwait_complete(struct pv_task *w)
                      &pv_ompt_task_of(w->parent)->data);
 }
 
+void pv_ompt_dep_wait_init(struct pv_task *t, void **depend)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    me->dep_wait_codeptr = me->codeptr;
+    me->dep_wait_frame = me->enter_frame;
+    pv_ompt_taskwait_init(t, depend);
+}
+
+void pv_ompt_dep_wait_done(struct pv_task *t, unsigned gomp_flags)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    pv_ompt_taskwait_complete(t);
+    me->codeptr = me->dep_wait_codeptr;
+    me->enter_frame = me->dep_wait_frame;
+    me->dep_wait_codeptr = NULL;
+    me->dep_wait_frame = NULL;
+    pv_ompt_task_create(t, true, gomp_flags, NULL);
+}
+
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
 {
     if (pv_ompt_on(task_dependence))

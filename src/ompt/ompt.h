@@ -117,6 +117,8 @@ struct pv_ompt_thread {
     unsigned char use_ending;     /* `ending` stands for the current task */
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
+    const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
+    void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
     struct pv_ompt_team initial_parallel;   /* the implicit parallel region around the
                                                thread's initial task (pv_thr.initial_task) */
@@ -213,6 +215,12 @@ void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags
  * task_schedule with ompt_taskwait_complete. */
 void pv_ompt_taskwait_init(struct pv_task *w, void **depend);
 void pv_ompt_taskwait_complete(struct pv_task *w);
+/* An undeferred task t with depend clauses (if(0), or run at once), as
+ * libomp reports it: first the wait for its dependences, as a taskwait with
+ * those dependences (t's slot stands for that taskwait's task until the
+ * wait is over), then t itself, without dependences. */
+void pv_ompt_dep_wait_init(struct pv_task *t, void **depend);
+void pv_ompt_dep_wait_done(struct pv_task *t, unsigned gomp_flags);
 /* Dependence registration found that `sink` waits for `src` (siblings). */
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);
