@@ -89,6 +89,9 @@ static void announce(struct pv_task *t, int flags, void **depend)
     me->enter_frame = NULL;
     if (!codeptr)
         codeptr = pv_ompt_codeptr(me->taskloop_codeptr);
+    o->chunk_start = me->chunk_start;
+    o->chunk_iterations = me->chunk_iterations;
+    me->chunk_iterations = 0;
     size_t ndeps = depend ? (uintptr_t)(depend[0] ? depend[0] : depend[1]) : 0;
     if (pv_ompt_on(task_create)) {
         enc->frame.enter_frame.ptr = frame;
@@ -178,6 +181,12 @@ void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_
     pv_ompt_set_state(pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial, NULL);
     if (pv_ompt_on(task_schedule))
         pv_ompt_call(task_schedule, &p->data, ompt_task_switch, &n->data);
+    if (n->chunk_iterations && pv_ompt_on(dispatch)) {
+        /* OpenMP 5.2: a taskloop's task begins its chunk. */
+        ompt_dispatch_chunk_t chunk = {n->chunk_start, n->chunk_iterations};
+        pv_ompt_call(dispatch, n->parallel, &n->data, ompt_dispatch_taskloop_chunk,
+                     (ompt_data_t){.ptr = &chunk});
+    }
 }
 
 void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
@@ -258,10 +267,16 @@ void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr)
         pv_ompt_thr.taskloop_codeptr = codeptr;
     else
         pv_ompt_thr.taskloop_codeptr = NULL;
+    pv_ompt_thr.chunk_iterations = 0;
     if (pv_ompt_on(work))
         pv_ompt_call(work, ompt_work_taskloop, begin ? ompt_scope_begin : ompt_scope_end,
-                     pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, begin ? count : 0,
-                     codeptr);
+                     pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, count, codeptr);
+}
+
+void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n)
+{
+    pv_ompt_thr.chunk_start = start;
+    pv_ompt_thr.chunk_iterations = n;
 }
 
 /* ---------------------------------------------------- cancel and error */

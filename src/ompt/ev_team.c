@@ -198,10 +198,13 @@ void pv_ompt_primary_end(struct pv_team *team)
     barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
     pv_barrier_wait(&team->final, team, false);
     /* The region ended in the barrier: its end and the implicit task's end
-     * have no parallel data, on the primary as on the workers (as libomp). */
+     * have no parallel data, on the primary as on the workers (as libomp);
+     * the primary's end still gives the team size, the workers' 0 (as
+     * libomp; tasks/taskloop.c checks it). */
     barrier_leave(kind, NULL, &o->data, codeptr, ompt_state_overhead);
     if (pv_ompt_on(implicit_task))
-        pv_ompt_call(implicit_task, ompt_scope_end, NULL, &o->data, 0, 0, ompt_task_implicit);
+        pv_ompt_call(implicit_task, ompt_scope_end, NULL, &o->data, team->nthreads, 0,
+                     ompt_task_implicit);
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = 0;

@@ -117,6 +117,7 @@ struct pv_ompt_thread {
     unsigned char use_ending;     /* `ending` stands for the current task */
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
+    uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
     const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
     void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
@@ -240,6 +241,9 @@ void pv_ompt_sync_begin(int kind, const void *codeptr);
 void pv_ompt_sync_wait(int kind, const void *codeptr);
 void pv_ompt_sync_end(int kind, const void *codeptr);
 void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr);
+/* The next task that taskloop creates runs iterations [start, start + n)
+ * (logical numbers): its ompt_dispatch_taskloop_chunk when it begins. */
+void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n);
 
 /* ------------------------------------------------------ the rest */
 /* GOMP_cancel / GOMP_cancellation_point (which: GOMP_CANCEL_* bits): the
