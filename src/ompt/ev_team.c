@@ -110,6 +110,9 @@ static void combined_work_begin(struct pv_team *team, struct pv_ompt_task *o)
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = team->ompt.combined_work;
+    const void **sections = pv_ompt_sections_codeptr_slot();
+    if (sections && team->ompt.combined_work == ompt_work_sections)
+        *sections = team->ompt.codeptr;
     if (pv_ompt_on(work))
         pv_ompt_call(work, team->ompt.combined_work, ompt_scope_begin, &team->ompt.data, &o->data,
                      team->ws[0].n, team->ompt.codeptr);

@@ -121,6 +121,7 @@ struct pv_ompt_thread {
     const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
     void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
+    const void *sections_codeptr[PV_OMPT_WORK_LEVELS]; /* its sections construct's codeptr_ra */
     struct pv_ompt_team initial_parallel;   /* the implicit parallel region around the
                                                thread's initial task (pv_thr.initial_task) */
     struct pv_ompt_task ending;   /* copy of a worker's implicit task after its team ended */
@@ -193,7 +194,7 @@ bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable);
 void pv_ompt_loop_begin(struct pv_ws *ws);              /* a thread enters a loop */
 void pv_ompt_sections_begin(struct pv_ws *ws);
 void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsigned long long e0);
-void pv_ompt_dispatch_section(unsigned section);
+void pv_ompt_dispatch_section(void);
 void pv_ompt_work_end(void);                            /* leaves its construct */
 void pv_ompt_single(bool executor, bool copy, const void *codeptr);
 

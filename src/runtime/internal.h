@@ -195,6 +195,7 @@ struct pv_ws {
 
     /* Hot shared iteration cursor (dynamic, guided, sections), own line. */
     _Alignas(PV_CACHELINE) _Atomic unsigned long long next;
+    _Atomic uint64_t own_taken;          /* sections: bit t, thread t took its own section */
 
     /* Ordered hand-over, own line. */
     _Alignas(PV_CACHELINE) struct pv_ordered ord;
