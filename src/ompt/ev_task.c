@@ -71,6 +71,22 @@ static void dependences_event(struct pv_ompt_task *o, void **depend, size_t n)
         free(deps);
 }
 
+void pv_ompt_doacross(int type, const unsigned long long *v, unsigned n)
+{
+    pv_ompt_enter();
+    if (!pv_ompt_on(dependences) || n == 0)
+        return;
+    ompt_dependence_t small[16];
+    ompt_dependence_t *deps = n <= 16 ? small : pv_malloc(n * sizeof *deps);
+    for (unsigned i = 0; i < n; i++) {
+        deps[i].variable.value = v[i];
+        deps[i].dependence_type = (ompt_dependence_type_t)type;
+    }
+    pv_ompt_call(dependences, &pv_ompt_cur_task()->data, deps, (int)n);
+    if (deps != small)
+        free(deps);
+}
+
 /* t is announced with `flags`: task_create, and dependences when `depend`
  * names some.  The codeptr and frame come from PV_OMPT_ENTRY of the call. */
 static void announce(struct pv_task *t, int flags, void **depend)

@@ -242,6 +242,10 @@ void pv_ompt_sync_begin(int kind, const void *codeptr);
 void pv_ompt_sync_wait(int kind, const void *codeptr);
 void pv_ompt_sync_end(int kind, const void *codeptr);
 void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr);
+/* ordered depend(source) (ompt_dependence_type_source) or depend(sink)
+ * (_sink) in a doacross loop: a dependences event of the implicit task with
+ * the iteration vector v[0..n-1], as libomp reports them. */
+void pv_ompt_doacross(int type, const unsigned long long *v, unsigned n);
 /* The next task that taskloop creates runs iterations [start, start + n)
  * (logical numbers): its ompt_dispatch_taskloop_chunk when it begins. */
 void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n);

@@ -192,6 +192,7 @@ struct pv_ws {
 
     struct pv_ordered *ordered;          /* &ord for ordered loops */
     struct pv_doacross *doacross;        /* doacross loops (heap) */
+    unsigned doacross_dims;              /* doacross loops: ordered(n)'s n (for OMPT) */
 
     /* Hot shared iteration cursor (dynamic, guided, sections), own line. */
     _Alignas(PV_CACHELINE) _Atomic unsigned long long next;

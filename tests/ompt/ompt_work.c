@@ -186,6 +186,42 @@ int main(void)
     check_work(ompt_work_sections, 2, T);
     /* Two sections, three threads: threads 0 and 1 take one each. */
     check_sections(2, (const int[T]){1, 1, 0});
+    /* A doacross loop: each ordered depend(source) and depend(sink) is a
+     * dependences event of the implicit task with the iteration vector (as
+     * libomp reports them): a source for every iteration, a sink for every
+     * iteration but the first (gcc skips the out-of-range i - 1), the sink of
+     * iteration i naming i - 1 and coming before i's source on its thread. */
+    tt_reset();
+    enum { M = 40 };
+    static int order[M], pos;
+#pragma omp parallel num_threads(T)
+    {
+#pragma omp for ordered(1) schedule(dynamic, 3)
+        for (int i = 0; i < M; i++) {
+#pragma omp ordered depend(sink : i - 1)
+            order[i] = __atomic_fetch_add(&pos, 1, __ATOMIC_RELAXED);
+#pragma omp ordered depend(source)
+        }
+    }
+    for (int i = 0; i < M; i++)
+        CHECK(order[i] == i);
+    ttq_wait(ompt_callback_implicit_task, ompt_scope_end, ANY, T);
+    static int sources[M], sinks[M];
+    for (size_t k = 0; k < tt_count(); k++) {
+        const struct tt_event *e = tt_get(k);
+        if (e->type != ompt_callback_dependences)
+            continue;
+        TCHECK(e->a == 1 && e->b < M && e->task == e->q_task && (e->q_task_flags & ompt_task_implicit));
+        if (e->kind == ompt_dependence_type_source) {
+            TCHECK(sinks[e->b] == (e->b > 0) && sources[e->b] == 0);
+            sources[e->b]++;
+        } else {
+            TCHECK(e->kind == ompt_dependence_type_sink && e->b + 1 < M);
+            sinks[e->b + 1]++;
+        }
+    }
+    for (int i = 0; i < M; i++)
+        TCHECK(sources[i] == 1 && sinks[i] == (i > 0));
     printf("ompt_work: ok\n");
     return 0;
 }
