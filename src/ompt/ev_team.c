@@ -110,6 +110,9 @@ static void combined_work_begin(struct pv_team *team, struct pv_ompt_task *o)
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = team->ompt.combined_work;
+    const void **sections = pv_ompt_sections_codeptr_slot();
+    if (sections && team->ompt.combined_work == ompt_work_sections)
+        *sections = team->ompt.codeptr;
     if (pv_ompt_on(work))
         pv_ompt_call(work, team->ompt.combined_work, ompt_scope_begin, &team->ompt.data, &o->data,
                      team->ws[0].n, team->ompt.codeptr);
@@ -199,6 +202,9 @@ static void join_begin(struct pv_ompt_sync *s)
     o->frame.exit_frame.ptr = NULL;
     s->member = id;
     s->join = id ? 2 : 1;
+    /* The implicit task's end gives the team size on the primary, 0 on the
+     * workers (as libomp; tasks/taskloop.c checks it). */
+    s->nthreads = id ? 0 : team->nthreads;
     s->parallel = NULL; /* at the end: the region ended in the barrier (as libomp) */
     s->task = &o->data;
     s->codeptr = id ? NULL : team->ompt.codeptr;
@@ -224,7 +230,7 @@ static void join_end(struct pv_ompt_sync *s)
         me->use_ending = 1; /* the team is the primary thread's again */
     barrier_leave(s->kind, NULL, s->task, s->codeptr, ompt_state_overhead);
     if (pv_ompt_on(implicit_task))
-        pv_ompt_call(implicit_task, ompt_scope_end, NULL, s->task, 0, s->member,
+        pv_ompt_call(implicit_task, ompt_scope_end, NULL, s->task, s->nthreads, s->member,
                      ompt_task_implicit);
     me->use_ending = 0;
     int *slot = pv_ompt_work_slot();

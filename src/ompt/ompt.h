@@ -130,7 +130,11 @@ struct pv_ompt_thread {
     unsigned char use_ending;     /* `ending` stands for the current task */
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
+    uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
+    const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
+    void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
+    const void *sections_codeptr[PV_OMPT_WORK_LEVELS]; /* its sections construct's codeptr_ra */
     struct pv_ompt_team initial_parallel;   /* the implicit parallel region around the
                                                thread's initial task (pv_thr.initial_task) */
     struct pv_ompt_task ending;   /* copy of a worker's implicit task after its team ended */
@@ -204,7 +208,7 @@ void pv_ompt_barrier_end(struct pv_ompt_sync *s, bool cancelled);
 void pv_ompt_loop_begin(struct pv_ws *ws);              /* a thread enters a loop */
 void pv_ompt_sections_begin(struct pv_ws *ws);
 void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsigned long long e0);
-void pv_ompt_dispatch_section(unsigned section);
+void pv_ompt_dispatch_section(void);
 void pv_ompt_work_end(void);                            /* leaves its construct */
 void pv_ompt_single(bool executor, bool copy, const void *codeptr);
 
@@ -227,6 +231,12 @@ void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags
  * task_schedule with ompt_taskwait_complete. */
 void pv_ompt_taskwait_init(struct pv_task *w, void **depend);
 void pv_ompt_taskwait_complete(struct pv_task *w);
+/* An undeferred task t with depend clauses (if(0), or run at once), as
+ * libomp reports it: first the wait for its dependences, as a taskwait with
+ * those dependences (t's slot stands for that taskwait's task until the
+ * wait is over), then t itself, without dependences. */
+void pv_ompt_dep_wait_init(struct pv_task *t, void **depend);
+void pv_ompt_dep_wait_done(struct pv_task *t, unsigned gomp_flags);
 /* Dependence registration found that `sink` waits for `src` (siblings). */
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);
@@ -246,6 +256,13 @@ void pv_ompt_sync_begin(int kind, const void *codeptr);
 void pv_ompt_sync_wait(int kind, const void *codeptr);
 void pv_ompt_sync_end(int kind, const void *codeptr);
 void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr);
+/* ordered depend(source) (ompt_dependence_type_source) or depend(sink)
+ * (_sink) in a doacross loop: a dependences event of the implicit task with
+ * the iteration vector v[0..n-1], as libomp reports them. */
+void pv_ompt_doacross(int type, const unsigned long long *v, unsigned n);
+/* The next task that taskloop creates runs iterations [start, start + n)
+ * (logical numbers): its ompt_dispatch_taskloop_chunk when it begins. */
+void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n);
 
 /* ------------------------------------------------------ the rest */
 /* GOMP_cancel / GOMP_cancellation_point (which: GOMP_CANCEL_* bits): the

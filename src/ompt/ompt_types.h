@@ -15,6 +15,9 @@ struct pv_ompt_task {
     int flags;                  /* ompt_task_flag_t; 0 = never announced to the tool */
     int thread_num;             /* team-local number of the thread that runs it */
     int saved_state;            /* the thread's state before it switched to this task */
+    /* A taskloop's task: its chunk (ompt_dispatch_taskloop_chunk when it
+     * begins); iterations 0 for other tasks. */
+    uint64_t chunk_start, chunk_iterations;
 };
 
 /* A parallel region as the tool sees it. */
@@ -37,6 +40,7 @@ struct pv_ompt_sync {
     int kind;                   /* ompt_sync_region_t */
     int join;                   /* the region's final barrier: 1 primary, 2 worker */
     unsigned member;            /* join: the member's number */
+    unsigned nthreads;          /* join: the team size the implicit task's end reports */
 };
 
 #endif

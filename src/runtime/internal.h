@@ -184,9 +184,11 @@ struct pv_ws {
 
     struct pv_ordered *ordered;          /* &ord for ordered loops */
     struct pv_doacross *doacross;        /* doacross loops (heap) */
+    unsigned doacross_dims;              /* doacross loops: ordered(n)'s n (for OMPT) */
 
     /* Hot shared iteration cursor (dynamic, guided, sections), own line. */
     _Alignas(PV_CACHELINE) _Atomic unsigned long long next;
+    _Atomic uint64_t own_taken;          /* sections: bit t, thread t took its own section */
 
     /* Ordered hand-over, own line. */
     _Alignas(PV_CACHELINE) struct pv_ordered ord;

@@ -74,9 +74,16 @@ void pv_task_spawn(const struct pv_task_args *a, bool deferrable)
         return;
     }
     /* Throttle (as libgomp): with this many tasks outstanding, run new ones
-     * at once (after their dependences).  Never a detached task: its event
-     * may be fulfilled only by tasks created after it. */
-    if (deferrable && !(a->flags & PV_GTF_DETACH) && pv_task_throttled(team, 0) &&
+     * at once (after their dependences).  In a one-thread team, plain tasks
+     * always (as libomp: nobody else could run them earlier), but not those
+     * with a priority (queued tasks run highest priority first) or with
+     * dependences (a cancellation may still discard them).  Never a
+     * detached task: its event may be fulfilled only by tasks created after
+     * it; nor one with dependences while such an event is open (it might
+     * wait for it). */
+    if (deferrable && !(a->flags & PV_GTF_DETACH) &&
+        ((team->nthreads == 1 && !(a->flags & (PV_GTF_DEPEND | PV_GTF_PRIORITY))) ||
+         pv_task_throttled(team, 0)) &&
         (!(a->flags & PV_GTF_DEPEND) ||
          atomic_load_explicit(&team->task_state->open_events, memory_order_relaxed) == 0))
         deferrable = false;
@@ -105,11 +112,13 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
     PV_OMPT_ENTRY();
-    /* Fast path: a plain task that runs at once (if(0), or the throttle),
+    /* Fast path: a plain task that runs at once (if(0), a one-thread team
+     * unless it has a priority, or the throttle),
      * in this frame, with only the fields a running task needs. */
     if (pv_likely(team && !cpyfn && !(flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) &&
                   !parent->final) &&
-        (!if_clause || pv_task_throttled(team, 0))) {
+        (!if_clause || (team->nthreads == 1 && !(flags & PV_GTF_PRIORITY)) ||
+         pv_task_throttled(team, 0))) {
         struct pv_task u;
         task_init_frame(&u, parent, team, (flags & PV_GTF_FINAL) != 0, 0); /* parent not final */
         u.kind = PV_TASK_STACK;

@@ -120,14 +120,21 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
     t->kind = PV_TASK_HEAP;
     t->tflags |= PV_TF_UNDEFERRED | PV_TF_WAITER;
     set_event(a, t);
-    if (pv_ompt_tool())
-        pv_ompt_task_create(t, true, a->flags, ndeps ? a->depend : NULL);
+    bool dep_wait = (a->flags & PV_GTF_DEPEND) != 0;
+    if (pv_ompt_tool()) {
+        if (dep_wait)
+            pv_ompt_dep_wait_init(t, a->depend);
+        else
+            pv_ompt_task_create(t, true, a->flags, NULL);
+    }
     if (ndeps) {
         t->dnodes = (struct pv_dep_node *)(t + 1);
         pv_deps_register(parent, t, a->depend);
         if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
             wait_until(team, parent, preds_done, t);
     }
+    if (dep_wait && pv_ompt_tool())
+        pv_ompt_dep_wait_done(t, a->flags);
     run_in_frame(thr, parent, t, a->flags, run_body_cb, (void *)a);
     frame_task_end(thr, parent, t);
     if (t->ndeps)

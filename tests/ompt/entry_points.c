@@ -257,7 +257,7 @@ static int initialize(ompt_function_lookup_t lk, int initial_device_num, ompt_da
 
     /* The tool is initialized before the initial thread begins. */
     CHECK(get_thread_data() == NULL);
-    CHECK(get_state(NULL) == ompt_state_undefined);
+    CHECK(get_state(NULL) == ompt_state_work_serial);   /* not begun yet: as libomp */
     CHECK(initial_device_num == omp_get_initial_device());
     CHECK(tool_data->value == 42);
 
