@@ -12,8 +12,7 @@
  *
  * The iteration space is linearised (row-major) into one bit per iteration
  * in a table the team shares.  It is created by the first thread to reach
- * init (a worksharing slot hands it to the others: every thread meets the
- * constructs in the same order) and freed by the last thread through fini.
+ * init (pv_kmpc_team_once) and freed by the last thread through fini.
  * A post sets its bit (release) and bumps the table's futex word; a wait
  * sleeps on the word until its bit is set (acquire).  The loop's schedule
  * does not matter, which is why this is not pvomp's lane-based GOMP
@@ -23,7 +22,7 @@
 #include <string.h>
 
 #include "kmpc/kmpc.h"
-#include "runtime/internal.h"
+#include "runtime/internal.h" /* pv_futex_t, pv_wake, pv_fatal */
 
 struct kmp_dim {
     kmp_int64 lo, up, st;
@@ -41,8 +40,17 @@ struct doacross {
 
 static __thread struct doacross *cur;
 
-static struct doacross *table_new(kmp_int32 ndims, const struct kmp_dim *dims, int nthreads)
+struct table_args {
+    kmp_int32 ndims;
+    const struct kmp_dim *dims;
+    int nthreads;
+};
+
+static void *table_new(void *ctx)
 {
+    const struct table_args *a = ctx;
+    kmp_int32 ndims = a->ndims;
+    const struct kmp_dim *dims = a->dims;
     kmp_uint64 total = 1;
     bool empty = false;
     kmp_uint64 range[ndims > 0 ? ndims : 1];
@@ -66,7 +74,7 @@ static struct doacross *table_new(kmp_int32 ndims, const struct kmp_dim *dims, i
     struct doacross *t = pv_malloc(head + dsz + (size_t)ndims * sizeof(kmp_uint64) +
                                    words * sizeof(kmp_uint32));
     memset(t, 0, sizeof *t);
-    atomic_init(&t->users, nthreads);
+    atomic_init(&t->users, a->nthreads);
     t->ndims = ndims;
     t->empty = empty;
     t->dims = (struct kmp_dim *)(t + 1);
@@ -87,19 +95,8 @@ PV_KMPC_EXPORT void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32
         cur = NULL;
         return;
     }
-    /* A worksharing slot of its own hands the table over; ws->copyprivate is
-     * a pointer the slot does not free.  The slot is left at once: the
-     * table lives until the last fini. */
-    struct pv_ws *ws;
-    if (pv_ws_start()) {
-        ws = pv_thr.ts.ws;
-        ws->copyprivate = table_new(num_dims, dims, nth);
-        pv_ws_init_done();
-    } else {
-        ws = pv_thr.ts.ws;
-    }
-    cur = ws->copyprivate;
-    pv_ws_end_nowait();
+    struct table_args a = {num_dims, dims, nth};
+    cur = pv_kmpc_team_once(table_new, &a);
 }
 
 /* The linear number of the iteration vec names; false when it lies outside
