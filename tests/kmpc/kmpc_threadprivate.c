@@ -15,11 +15,18 @@
 typedef struct ident ident_t;
 void __kmpc_threadprivate_register(ident_t *, void *, void *(*)(void *), void *, void (*)(void *));
 void *__kmpc_threadprivate_cached(ident_t *, int, void *, size_t, void ***);
+int __kmpc_global_thread_num(ident_t *);
+struct ident {
+    int reserved_1, flags, reserved_2, reserved_3;
+    const char *psource;
+};
+static ident_t loc = {0, 2, 0, 0, ";unknown;unknown;0;0;;"};
 
 int x = 3;
 #pragma omp threadprivate(x)
 
 static int obj = 1;
+static void **obj_cache; /* libomp keeps its per-thread array here */
 static void *obj_ctor(void *p)
 {
     *(int *)p = 42;
@@ -56,11 +63,11 @@ int main(void)
         TEST_INC(&bad);
     CHECK(bad == 0);
 
-    __kmpc_threadprivate_register(NULL, &obj, obj_ctor, NULL, NULL);
+    __kmpc_threadprivate_register(&loc, &obj, obj_ctor, NULL, NULL);
     int got[4] = {0};
 #pragma omp parallel num_threads(4)
     {
-        int *p = __kmpc_threadprivate_cached(NULL, 0, &obj, sizeof obj, NULL);
+        int *p = __kmpc_threadprivate_cached(&loc, __kmpc_global_thread_num(&loc), &obj, sizeof obj, &obj_cache);
         got[omp_get_thread_num()] = *p;
     }
     CHECK(got[0] == 1);
