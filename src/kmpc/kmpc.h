@@ -15,6 +15,7 @@ typedef int32_t kmp_int32;
 typedef uint32_t kmp_uint32;
 typedef int64_t kmp_int64;
 typedef uint64_t kmp_uint64;
+typedef uint8_t kmp_uint8;
 
 /* The source location clang passes first: only psource is read, never. */
 typedef struct ident {
