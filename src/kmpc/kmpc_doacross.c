@@ -125,15 +125,25 @@ static bool linear(const struct doacross *t, const kmp_int64 *vec, kmp_uint64 *o
     return true;
 }
 
+/* This thread's table when vec names an iteration of the nest (its linear
+ * number in *k); otherwise NULL after a full fence, all post and wait do
+ * then (one thread, or a vector outside the nest). */
+static struct doacross *table_for(const kmp_int64 *vec, kmp_uint64 *k)
+{
+    struct doacross *t = cur;
+    if (t && linear(t, vec, k))
+        return t;
+    atomic_thread_fence(memory_order_seq_cst);
+    return NULL;
+}
+
 PV_KMPC_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
 {
     (void)loc, (void)gtid;
-    struct doacross *t = cur;
     kmp_uint64 k;
-    if (!t || !linear(t, vec, &k)) {
-        atomic_thread_fence(memory_order_seq_cst);
+    struct doacross *t = table_for(vec, &k);
+    if (!t)
         return;
-    }
     kmp_uint32 mask = 1u << (k % 32);
     _Atomic kmp_uint32 *w = &t->bits[k / 32];
     for (;;) {
@@ -148,12 +158,10 @@ PV_KMPC_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp
 PV_KMPC_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
 {
     (void)loc, (void)gtid;
-    struct doacross *t = cur;
     kmp_uint64 k;
-    if (!t || !linear(t, vec, &k)) {
-        atomic_thread_fence(memory_order_seq_cst);
+    struct doacross *t = table_for(vec, &k);
+    if (!t)
         return;
-    }
     /* Release: this iteration's work before its bit. */
     atomic_fetch_or_explicit(&t->bits[k / 32], 1u << (k % 32), memory_order_release);
     /* seq_cst, as pv_wake requires: a waiter that read the old word sleeps

@@ -174,6 +174,14 @@ static struct input *read_new(int num, const kmp_taskred_input_t *d, struct inpu
     return in;
 }
 
+static struct input *read_old(int num, const kmp_task_red_input_t *d, struct input *in)
+{
+    for (int i = 0; i < num; i++)
+        in[i] = (struct input){d[i].reduce_shar, NULL, d[i].reduce_size, d[i].reduce_init,
+                               d[i].reduce_fini, d[i].reduce_comb, false};
+    return in;
+}
+
 PV_KMPC_EXPORT void *__kmpc_taskred_init(kmp_int32 gtid, kmp_int32 num, void *data)
 {
     (void)gtid;
@@ -189,11 +197,8 @@ PV_KMPC_EXPORT void *__kmpc_task_reduction_init(kmp_int32 gtid, kmp_int32 num, v
     (void)gtid;
     if (num <= 0)
         return NULL;
-    const kmp_task_red_input_t *d = data;
     struct input in[num];
-    for (int i = 0; i < num; i++)
-        in[i] = (struct input){d[i].reduce_shar, NULL, d[i].reduce_size, d[i].reduce_init,
-                               d[i].reduce_fini, d[i].reduce_comb, false};
+    read_old(num, data, in);
     return push(copies_new(num, in, omp_get_num_threads()), in, false);
 }
 
@@ -258,12 +263,8 @@ PV_KMPC_EXPORT void *__kmpc_task_reduction_modifier_init(ident_t *loc, kmp_int32
     (void)loc, (void)gtid, (void)is_ws;
     if (num <= 0)
         return NULL;
-    const kmp_task_red_input_t *d = data;
     struct input in[num];
-    for (int i = 0; i < num; i++)
-        in[i] = (struct input){d[i].reduce_shar, NULL, d[i].reduce_size, d[i].reduce_init,
-                               d[i].reduce_fini, d[i].reduce_comb, false};
-    return modifier_init(num, in);
+    return modifier_init(num, read_old(num, data, in));
 }
 
 PV_KMPC_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t *loc, kmp_int32 gtid,
