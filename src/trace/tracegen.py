@@ -40,7 +40,7 @@ LINE_RE = re.compile(r'^\s*((?P<props>[\w\s]+?)\s+)?(?P<name>[A-Za-z_]\w*)'
 # Meta events that the writer emits itself; the runtime catalog must start
 # with exactly these, in this order (readers and pvomp/trace.h rely on it).
 META = ["pvtrace_event", "pvtrace_process", "pvtrace_clock", "pvtrace_chunk",
-        "pvtrace_cut", "pvtrace_end", "pvtrace_object"]
+        "pvtrace_cut", "pvtrace_end", "pvtrace_object", "pvtrace_snapshot"]
 
 
 class Error(Exception):

@@ -117,6 +117,7 @@ static const struct {
     { "pvtrace_cut", "uint64_t arg, uint64_t len", K_META_CUT },
     { "pvtrace_end", "uint64_t streams, uint64_t chunks, uint64_t bytes, uint64_t monotonic_ns", K_META_END },
     { "pvtrace_object", "uint64_t bias, uint64_t start, uint64_t end, const char *path, const char *build_id", K_META_OBJECT },
+    { "pvtrace_snapshot", "const char *reason, uint64_t number, uint64_t overwritten_events, uint64_t overwritten_chunks", K_META_SNAPSHOT },
 };
 
 static const struct {
@@ -480,6 +481,12 @@ static void scan(struct tr_log *log)
             case K_META_OBJECT:
                 on_object(log, &r);
                 break;
+            case K_META_SNAPSHOT:
+                store_string(&log->snap_reason, &r, 0);
+                log->snap_number = r.u[1];
+                log->snap_over_events = r.u[2];
+                log->snap_over_chunks = r.u[3];
+                break;
             default:
                 log->top_events++;
             }
@@ -624,6 +631,7 @@ void tr_log_close(struct tr_log *log)
     free(log->exe);
     free(log->cmdline);
     free(log->runtime);
+    free(log->snap_reason);
     free(log->clock_source);
     if (log->fd >= 0)
         close(log->fd);
