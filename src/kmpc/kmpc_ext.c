@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "kmpc/kmpc.h"
@@ -136,6 +137,22 @@ PV_KMPC_EXPORT void kmp_set_disp_num_buffers(int n)
     (void)n;
 }
 
+/* target-offload-var (pvomp's numbering: 0 default, 1 mandatory, 2
+ * disabled); an unknown value means default, as libomp takes it. */
+static void set_target_offload(const char *v)
+{
+    if (!strcasecmp(v, "mandatory")) {
+        pv_gicv.target_offload = 1;
+    } else if (!strcasecmp(v, "disabled")) {
+        pv_gicv.target_offload = 2;
+    } else {
+        if (strcasecmp(v, "default"))
+            pv_warn("kmp_set_defaults: OMP_TARGET_OFFLOAD=%s is not mandatory, disabled or "
+                    "default; using default", v);
+        pv_gicv.target_offload = 0;
+    }
+}
+
 /* kmp_set_defaults("NAME=value ..."): the settings libomp reads from the
  * environment.  pvomp applies those that have a routine (the ICVs it read
  * at start-up are not read again); others get one message. */
@@ -163,6 +180,8 @@ PV_KMPC_EXPORT void kmp_set_defaults(const char *str)
             omp_set_dynamic(!strcasecmp(v, "true") || !strcmp(v, "1"));
         else if (!strcmp(tok, "OMP_MAX_ACTIVE_LEVELS") && num && n >= 0)
             omp_set_max_active_levels((int)n);
+        else if (!strcmp(tok, "OMP_TARGET_OFFLOAD"))
+            set_target_offload(v);
         else if (!strcmp(tok, "KMP_BLOCKTIME") && num)
             kmp_set_blocktime((int)n);
         else if ((!strcmp(tok, "KMP_STACKSIZE") || !strcmp(tok, "OMP_STACKSIZE")) && num && n > 0)
