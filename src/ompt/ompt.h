@@ -211,6 +211,10 @@ void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsig
 void pv_ompt_dispatch_section(void);
 void pv_ompt_work_end(void);                            /* leaves its construct */
 void pv_ompt_single(bool executor, bool copy, const void *codeptr);
+/* clang programs only (ev_kmpc.c): endpoint is an ompt_scope_endpoint_t. */
+void pv_ompt_masked(int endpoint, const void *codeptr);
+void pv_ompt_reduction(int endpoint, const void *codeptr);
+void pv_ompt_flush(const void *codeptr);
 
 /* ---------------------------------------------------------- mutexes */
 /* kind: ompt_mutex_t; wait_id: the lock's address. */
