@@ -16,7 +16,11 @@ shift
 cache=$build/llvm-ompt
 src=$(bash "$here/scripts/llvm-ompt/fetch.sh" "$cache")
 known=$here/scripts/llvm-ompt/known-failures.clang
-runner=(python3 "$here/scripts/llvm-ompt/runner.py" --src "$src" --compiler clang --subset all)
+# timing-dependent: the tests whose checks race by their own design get up to
+# three tries, on both runtimes alike
+runner=(python3 "$here/scripts/llvm-ompt/runner.py" --src "$src" --compiler clang --subset all
+        --timing-dependent "$here/scripts/llvm-ompt/timing-dependent"
+        --run-env "$here/scripts/llvm-ompt/run-env.clang")
 echo "== LLVM's runtime and OMPT tests, compiled by clang, on pvomp ($build/lib)"
 status=0
 "${runner[@]}" --lib-dir "$build/lib" --work "$cache/work-clang-pvomp" --known-failures "$known" \

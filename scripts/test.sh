@@ -32,6 +32,9 @@ part ctest-skips python3 "$here/scripts/testsuite/ctest_skips.py" "$build/ctest-
 part build-matrix bash "$here/scripts/build-matrix.sh" "$build/matrix"
 # LLVM's OMPT tests (a tool's conformance suite), and libomp beside for comparison.
 part llvm-ompt bash "$here/scripts/llvm-ompt-tests.sh" "$build"
+# LLVM's runtime and OMPT tests compiled by clang 14 (libomp's ABI), on pvomp
+# and on libomp 14 in the same run, counts side by side (docs/kmpc.md).
+part llvm-clang bash "$here/scripts/llvm-clang-tests.sh" "$build"
 # Tasks and target constructs are implemented: their testsuite tests run
 # too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md); so do the
 # C++ and Fortran tests, in every pass (PVOMP_TESTSUITE_LANGS overrides).

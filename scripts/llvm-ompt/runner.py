@@ -142,6 +142,16 @@ def read_list(path):
     return out
 
 
+def read_run_env(path):
+    """test path | VAR=VALUE[ VAR=VALUE...] | why, one a line: the environment
+    a test runs in beside the runner's (see --run-env)."""
+    out = {}
+    for name, rest in read_list(path).items():
+        assigns, _, _ = rest.partition(" | ")
+        out[name] = dict(a.split("=", 1) for a in assigns.split())
+    return out
+
+
 class Suite:
     def __init__(self, args):
         self.args = args
@@ -164,6 +174,7 @@ class Suite:
         self.known = read_list(args.known_failures)
         self.passes = read_list(args.expected_passes)
         self.timing = read_list(args.timing_dependent)
+        self.run_env = read_run_env(args.run_env)
 
     def tests(self):
         """The tests of the chosen subset."""
@@ -216,17 +227,18 @@ class Suite:
             ("%sort-threads", "sort -n -s"),
             ("%preload-tool", f"env LD_PRELOAD={tdir}/tool.so"),
             ("%no-as-needed-flag", "-Wl,--no-as-needed"),
-            ("FileCheck", FILECHECK),
+            ("FileCheck", "tee %t.out | " + FILECHECK),   # as lit.cfg does with OMPT
             ("%not", NOT),
         ] + lomp + [
             ("%s", path), ("%S", os.path.dirname(path)),
             ("%t", tmp), ("%T", tdir),
         ]
 
-    def env(self):
+    def env(self, rel=None):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("OMP_", "KMP_", "GOMP_", "PVOMP_")) and k != "LD_PRELOAD"}
         env["LD_LIBRARY_PATH"] = self.lib
+        env.update(self.run_env.get(rel, {}))
         return env
 
     def loaded_from_lib(self, binary):
@@ -272,7 +284,7 @@ class Suite:
         for line in run_lines(text):
             cmd = substitute(line, subs)
             try:
-                p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], env=self.env(),
+                p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], env=self.env(rel),
                                    cwd=tdir, capture_output=True, text=True, errors="replace",
                                    timeout=self.args.timeout)
             except subprocess.TimeoutExpired:
@@ -317,6 +329,8 @@ def main():
                     help="gcc 12 (the GOMP ABI) or clang 14 (libomp's ABI)")
     ap.add_argument("--subset", choices=("ompt", "runtime", "all"), default="ompt",
                     help="ompt/ (check-ompt), every other directory, or both")
+    ap.add_argument("--run-env", help="tests run with extra environment variables "
+                    "(test | VAR=VALUE ... | why), e.g. more threads for tests that sleep")
     ap.add_argument("--results", help="write 'STATUS test' lines here (for compare.py)")
     ap.add_argument("--work", required=True, help="scratch directory for binaries and outputs")
     ap.add_argument("--known-failures", help="list of tests failing by design (test | reason)")
@@ -332,7 +346,7 @@ def main():
     args = ap.parse_args()
     suite = Suite(args)
     tests = [t for t in suite.tests() if re.search(args.filter, t)]
-    unknown = sorted((set(suite.known) | set(suite.passes) | set(suite.timing))
+    unknown = sorted((set(suite.known) | set(suite.passes) | set(suite.timing) | set(suite.run_env))
                      - set(suite.all_tests()))
     counts = dict.fromkeys(["PASS", "FAIL", "XFAIL", "XPASS", "KFAIL", "SKIP"], 0)
     results = []
@@ -340,6 +354,9 @@ def main():
         for rel, (status, why) in zip(tests, pool.map(suite.run, tests)):
             counts[status] += 1
             results.append(f"{status} {rel}\n")
+            if rel in suite.run_env:
+                env = " ".join(f"{k}={v}" for k, v in suite.run_env[rel].items())
+                why = f"{why}; run with {env}" if why else f"run with {env}"
             shown = "XFAIL" if status == "KFAIL" else status
             tag = "known failure: " if status == "KFAIL" else ""
             print(f"{shown} {rel}" + (f" [{tag}{why}]" if why else ""), flush=True)
