@@ -13,7 +13,11 @@ must pass on libomp (else the line says the wrong thing); exits 1 if not.
 See docs/kmpc.md, "LLVM's runtime tests compiled by clang"."""
 
 import argparse
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from runner import read_list  # noqa: E402  (the same "test | why" format)
 
 PASSED = ("PASS", "XFAIL")
 NEITHER = "neither:"
@@ -29,17 +33,6 @@ def read_results(path):
     return out
 
 
-def read_known(path):
-    out = {}
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                name, _, why = line.partition(" | ")
-                out[name.strip()] = why.strip()
-    return out
-
-
 def subset(test):
     return "ompt" if test.startswith("ompt/") else "runtime"
 
@@ -51,7 +44,7 @@ def main():
     ap.add_argument("--known-failures", required=True, help="the pvomp run's known failures")
     args = ap.parse_args()
     pv, lo = read_results(args.pvomp), read_results(args.libomp)
-    known = read_known(args.known_failures)
+    known = read_list(args.known_failures)
 
     head = ("subset", "tests", "pvomp passed", "pvomp known", "pvomp failed",
             "libomp passed", "libomp failed", "neither", "skipped")
