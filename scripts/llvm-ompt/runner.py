@@ -38,6 +38,7 @@ import concurrent.futures
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -140,6 +141,22 @@ def read_list(path):
                     name, _, why = line.partition(" | ")
                     out[name.strip()] = why.strip()
     return out
+
+
+def run_line(cmd, env, cwd, timeout):
+    """One RUN line as a bash pipeline (pipefail, as lit), in a session of its
+    own: past the timeout the whole session is killed (the test program and
+    the rest of its pipeline, not only bash) and the answer is None."""
+    p = subprocess.Popen(["bash", "-o", "pipefail", "-c", cmd], env=env, cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         errors="replace", start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return None
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
 def read_run_env(path):
@@ -283,11 +300,8 @@ class Suite:
         reason = None
         for line in run_lines(text):
             cmd = substitute(line, subs)
-            try:
-                p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], env=self.env(rel),
-                                   cwd=tdir, capture_output=True, text=True, errors="replace",
-                                   timeout=self.args.timeout)
-            except subprocess.TimeoutExpired:
+            p = run_line(cmd, self.env(rel), tdir, self.args.timeout)
+            if p is None:
                 reason = f"no end after {self.args.timeout} s (hang guard)"
                 break
             if not self.clang and re.search(r"undefined reference to `__kmp", p.stderr):
