@@ -227,6 +227,8 @@ def table(threads, names, rts, samples, errors, elapsed, meta):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True, help="pvomp build dir (lib/ and bench/)")
+    ap.add_argument("--bench-dir", help="where the suites' binaries are (default <build>/bench; "
+                    "bench/clang/run.sh gives the clang-built ones)")
     ap.add_argument("--threads", default="2,4")
     ap.add_argument("--rounds", type=int, default=5, help="processes per construct and runtime")
     ap.add_argument("--outer", type=int, default=10, help="samples per process")
@@ -245,7 +247,8 @@ def main():
     args.runtimes = args.runtimes.split(",")
     threads_list = [int(t) for t in args.threads.split(",")]
     suites = [s for s in args.suites.split(",") if s]
-    exes = {s: os.path.join(args.build, "bench", s) for s in suites}
+    bench_dir = os.path.abspath(args.bench_dir or os.path.join(args.build, "bench"))
+    exes = {s: os.path.join(bench_dir, s) for s in suites}
     for s, e in exes.items():
         if not os.access(e, os.X_OK):
             sys.exit("bench: %s not built (run scripts/bench.sh)" % e)

@@ -38,6 +38,9 @@ part ompt-cost bash "$here/bench/ompt/instructions.sh" --check \
   --only BARRIER,SINGLE,CRITICAL,LOCK,ATOMIC_ld,ORDERED,FOR_dynamic,PARALLEL,PARALLEL_TASK,TASKWAIT "$build"
 # LLVM's OMPT tests (a tool's conformance suite), and libomp beside for comparison.
 part llvm-ompt bash "$here/scripts/llvm-ompt-tests.sh" "$build"
+# LLVM's runtime and OMPT tests compiled by clang 14 (libomp's ABI), on pvomp
+# and on libomp 14 in the same run, counts side by side (docs/kmpc.md).
+part llvm-clang bash "$here/scripts/llvm-clang-tests.sh" "$build"
 # Tasks and target constructs are implemented: their testsuite tests run
 # too (PVOMP_TESTSUITE_WITH overrides; see docs/testsuite.md); so do the
 # C++ and Fortran tests, in every pass (PVOMP_TESTSUITE_LANGS overrides).

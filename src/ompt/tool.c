@@ -3,9 +3,14 @@
  * At start-up (a constructor that runs right after the runtime's own):
  *   1. OMP_TOOL=disabled: no tool, nothing else happens.
  *   2. ompt_start_tool in the address space, looked up at run time with
- *      dlsym(RTLD_DEFAULT) -- pvomp never defines it itself, so a tool linked
- *      into the program (or preloaded) is found.  An executable must export
- *      the symbol (-rdynamic) for the dynamic linker to see it.
+ *      dlsym(RTLD_DEFAULT), so a tool linked into the program (or preloaded)
+ *      is found.  An executable must export the symbol for the dynamic
+ *      linker to see it: pvomp defines a weak ompt_start_tool that answers
+ *      "no tool" (as libomp does), because a linker exports an executable's
+ *      definition of a symbol that a shared library it links against also
+ *      defines -- so a program linked against pvomp (or libomp) exports its
+ *      tool with no -rdynamic.  The lookup steps past pvomp's own definition
+ *      (RTLD_NEXT: a tool in a library loaded after pvomp is still found).
  *   3. Otherwise each entry of OMP_TOOL_LIBRARIES (colon-separated) in order:
  *      the first library that loads, defines ompt_start_tool and returns
  *      non-NULL is the tool.
@@ -48,10 +53,24 @@ static ompt_start_tool_result_t *call_start(start_tool_fn start)
     return start(PV_OMPT_OMP_VERSION, runtime_version());
 }
 
+/* pvomp's own ompt_start_tool (see the top of the file): no tool here.
+ * Compared by this local name, which the program's definition cannot
+ * interpose. */
+static ompt_start_tool_result_t *no_tool(unsigned int omp_version, const char *runtime)
+{
+    (void)omp_version;
+    (void)runtime;
+    return NULL;
+}
+PV_EXPORT __attribute__((weak, alias("no_tool"))) ompt_start_tool_result_t *
+ompt_start_tool(unsigned int omp_version, const char *runtime_version);
+
 static ompt_start_tool_result_t *from_address_space(void)
 {
     pv_ompt_verbose("Search for OMP tool in current address space... ");
     start_tool_fn start = (start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
+    if (start == no_tool)
+        start = (start_tool_fn)dlsym(RTLD_NEXT, "ompt_start_tool");
     ompt_start_tool_result_t *r = start ? call_start(start) : NULL;
     pv_ompt_verbose(r ? "Success.\n" : "Failed.\n");
     return r;
@@ -71,9 +90,12 @@ static ompt_start_tool_result_t *from_library(const char *name)
     pv_ompt_verbose("Searching for ompt_start_tool in %s... ", name);
     dlerror();
     start_tool_fn start = (start_tool_fn)dlsym(h, "ompt_start_tool");
-    if (!start) {
-        const char *err = dlerror();
-        pv_ompt_verbose("Failed: %s\n", err ? err : "?");
+    if (!start || start == no_tool) {   /* no_tool: found in pvomp, a dependence of the library */
+        const char *err = start ? NULL : dlerror();
+        if (err)
+            pv_ompt_verbose("Failed: %s\n", err);
+        else
+            pv_ompt_verbose("Failed: %s: undefined symbol: ompt_start_tool\n", name);
         dlclose(h);
         return NULL;
     }
