@@ -148,9 +148,11 @@ void pv_ompt_worker_end(struct pv_team *team, unsigned id)
     const void *codeptr = NULL;
     const int kind = ompt_sync_region_barrier_implicit_parallel;
     o->frame.exit_frame.ptr = NULL;
+    barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
+    /* Copied after the barrier's begin events: what the tool stored in the
+     * task's data there is in the copy that its end events carry. */
     me->ending = *o;
     me->ending.parallel = NULL;
-    barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
 
     /* Before the barrier: the primary passes it only after this. */
     atomic_fetch_add_explicit(&workers_ending, 1, memory_order_relaxed);
@@ -230,9 +232,16 @@ void pv_ompt_thread_exit(void)
 bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable)
 {
     pv_ompt_enter();
+    /* The task waits here: its enter_frame is the entry's frame, handed
+     * over (PV_OMPT_FRAME) or found by unwinding, with the codeptr of a
+     * deep site in the same walk. */
+    void *frame = pv_ompt_take_frame();
+    if (!frame)
+        pv_ompt_caller(codeptr ? NULL : &codeptr, &frame);
     if (pv_ompt_on(sync_region) || pv_ompt_on(sync_region_wait) || pv_ompt_on(cancel))
         codeptr = pv_ompt_codeptr(codeptr);
     struct pv_ompt_task *task = pv_ompt_cur_task();
+    pv_ompt_set_enter(task, frame);
     ompt_data_t *par = pv_ompt_cur_parallel();
     struct pv_team *team = pv_thr.ts.team;
     barrier_enter(kind, par, &task->data, codeptr, team ? (void *)&team->barrier : NULL);
@@ -242,6 +251,7 @@ bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable)
     else
         pv_team_barrier();
     barrier_leave(kind, par, &task->data, codeptr, pv_ompt_work_state());
+    pv_ompt_set_enter(task, NULL);
     if (cancelled)
         pv_ompt_cancel(0, false, codeptr);
     pv_trace_time_unshare(); /* the callbacks above took time */

@@ -138,16 +138,20 @@ bool pv_team_barrier_cancel(void)
 PV_EXPORT void GOMP_barrier(void)
 {
     trace_barrier_enter(0);
-    if (pv_ompt_tool())
+    if (pv_ompt_tool()) {
+        PV_OMPT_FRAME();
         pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), false);
-    else
+    } else {
         pv_team_barrier();
+    }
     trace_barrier_leave_after(wait_end, 0); /* one clock read for both (trace.h) */
 }
 
 PV_EXPORT bool GOMP_barrier_cancel(void)
 {
-    if (pv_ompt_tool())
+    if (pv_ompt_tool()) {
+        PV_OMPT_FRAME();
         return pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), true);
+    }
     return pv_team_barrier_cancel();
 }

@@ -42,6 +42,7 @@ PV_EXPORT void *GOMP_single_copy_start(void)
     trace_barrier_enter_after(single, 1);
     if (pv_ompt_tool()) {
         pv_ompt_single(false, true, __builtin_return_address(0));
+        PV_OMPT_FRAME();
         pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
     } else {
         pv_team_barrier();
@@ -58,10 +59,12 @@ PV_EXPORT void GOMP_single_copy_end(void *data)
     if (team) {
         pv_thr.ts.ws->copyprivate = data;
         trace_barrier_enter(1);
-        if (pv_ompt_tool())
+        if (pv_ompt_tool()) {
+            PV_OMPT_FRAME();
             pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
-        else
+        } else {
             pv_team_barrier();
+        }
         trace_barrier_leave_after(wait_end, 1);
     }
     pv_ws_end_nowait();
