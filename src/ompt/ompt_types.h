@@ -17,12 +17,12 @@ struct pv_ompt_task {
     int flags;                  /* ompt_task_flag_t; 0 = never announced to the tool */
     int thread_num;             /* team-local number of the thread that runs it */
     int saved_state;            /* the thread's state before it switched to this task */
+    unsigned char clears_enter; /* undeferred: its end clears the creator's enter_frame */
     /* The task the thread left for this one when that is not its parent (a
      * task run at a barrier or taskwait of another task): ompt_get_task_info
      * walks the thread's stack, so the ancestor of an explicit task is the
      * task it interrupted (OpenMP 5.1, 4.6.1.14; as libomp).  NULL: the parent. */
     struct pv_task *scheduler;
-    unsigned char clears_enter; /* undeferred: its end clears the creator's enter_frame */
 };
 
 /* A parallel region as the tool sees it. */
