@@ -88,7 +88,10 @@ void pv_ompt_doacross(int type, const unsigned long long *v, unsigned n)
 }
 
 /* t is announced with `flags`: task_create, and dependences when `depend`
- * names some.  The codeptr and frame come from PV_OMPT_ENTRY of the call. */
+ * names some.  The codeptr and frame come from PV_OMPT_ENTRY of the call:
+ * the frame is the creating task's enter_frame during these events and,
+ * for an undeferred task, until that task ends (the creator is suspended
+ * in the entry point while it runs). */
 static void announce(struct pv_task *t, int flags, void **depend)
 {
     struct pv_ompt_thread *me = &pv_ompt_thr;
@@ -109,15 +112,16 @@ static void announce(struct pv_task *t, int flags, void **depend)
     o->chunk_iterations = me->chunk_iterations;
     me->chunk_iterations = 0;
     size_t ndeps = depend ? (uintptr_t)(depend[0] ? depend[0] : depend[1]) : 0;
-    if (pv_ompt_on(task_create)) {
-        enc->frame.enter_frame.ptr = frame;
-        enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
+    if (frame)
+        pv_ompt_set_enter(enc, frame);
+    if (pv_ompt_on(task_create))
         pv_ompt_call(task_create, &enc->data, &enc->frame, &o->data, flags, ndeps > 0, codeptr);
-        enc->frame.enter_frame.ptr = NULL;
-        enc->frame.enter_frame_flags = 0;
-    }
     if (ndeps && pv_ompt_on(dependences))
         dependences_event(o, depend, ndeps);
+    if (frame && (flags & ompt_task_undeferred))
+        o->clears_enter = 1;
+    else if (frame)
+        pv_ompt_set_enter(enc, NULL);
 }
 
 void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags, void **depend)
@@ -155,9 +159,11 @@ void pv_ompt_taskwait_complete(struct pv_task *w)
 {
     pv_ompt_enter();
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
+    struct pv_ompt_task *enc = pv_ompt_task_of(w->parent);
     if (pv_ompt_on(task_schedule))
-        pv_ompt_call(task_schedule, &w->ompt.data, ompt_taskwait_complete,
-                     &pv_ompt_task_of(w->parent)->data);
+        pv_ompt_call(task_schedule, &w->ompt.data, ompt_taskwait_complete, &enc->data);
+    if (w->ompt.clears_enter)
+        pv_ompt_set_enter(enc, NULL);
 }
 
 void pv_ompt_dep_wait_init(struct pv_task *t, void **depend)
@@ -192,6 +198,7 @@ void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_
     struct pv_ompt_task *n = &next->ompt;
     n->frame.exit_frame.ptr = exit_frame;
     n->frame.exit_frame_flags = exit_frame ? ompt_frame_runtime | ompt_frame_framepointer : 0;
+    n->scheduler = prior != next->parent ? prior : NULL;
     n->saved_state = pv_ompt_thr.state;
     n->thread_num = (int)pv_thr.ts.team_id;
     pv_ompt_set_state(pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial, NULL);
@@ -219,8 +226,11 @@ void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
                !(atomic_load_explicit(&t->detach, memory_order_acquire) & PV_DETACH_FULFILLED)) {
         status = ompt_task_detach;
     }
+    struct pv_ompt_task *n = pv_ompt_task_of(next);
     if (pv_ompt_on(task_schedule))
-        pv_ompt_call(task_schedule, &o->data, status, &pv_ompt_task_of(next)->data);
+        pv_ompt_call(task_schedule, &o->data, status, &n->data);
+    if (o->clears_enter)
+        pv_ompt_set_enter(n, NULL);   /* the creator returns to its code */
     pv_ompt_set_state(o->saved_state, NULL);
 }
 
@@ -251,9 +261,22 @@ static int sync_state(int kind)
                                              : ompt_state_wait_taskgroup;
 }
 
+/* The task is about to wait (taskwait, the end of a taskgroup): until
+ * pv_ompt_sync_end its enter_frame is the entry's frame (PV_OMPT_FRAME, or
+ * found by unwinding). */
+static void wait_frame(void)
+{
+    void *frame = pv_ompt_take_frame();
+    if (!frame)
+        pv_ompt_caller(NULL, &frame);
+    pv_ompt_set_enter(pv_ompt_cur_task(), frame);
+}
+
 void pv_ompt_sync_begin(int kind, const void *codeptr)
 {
     pv_ompt_enter();
+    if (kind == ompt_sync_region_taskwait)
+        wait_frame();
     sync_event(ompt_callback_sync_region, kind, ompt_scope_begin, codeptr);
     if (kind == ompt_sync_region_taskwait) {
         pv_ompt_set_state(sync_state(kind), NULL);
@@ -264,6 +287,7 @@ void pv_ompt_sync_begin(int kind, const void *codeptr)
 void pv_ompt_sync_wait(int kind, const void *codeptr)
 {
     pv_ompt_enter();
+    wait_frame();
     pv_ompt_set_state(sync_state(kind), NULL);
     sync_event(ompt_callback_sync_region_wait, kind, ompt_scope_begin, codeptr);
 }
@@ -274,6 +298,7 @@ void pv_ompt_sync_end(int kind, const void *codeptr)
     sync_event(ompt_callback_sync_region_wait, kind, ompt_scope_end, codeptr);
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
     sync_event(ompt_callback_sync_region, kind, ompt_scope_end, codeptr);
+    pv_ompt_set_enter(pv_ompt_cur_task(), NULL);
 }
 
 void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr)

@@ -208,14 +208,14 @@ static void join_begin(struct pv_ompt_sync *s)
     s->parallel = NULL; /* at the end: the region ended in the barrier (as libomp) */
     s->task = &o->data;
     s->codeptr = id ? NULL : team->ompt.codeptr;
+    barrier_enter(s->kind, &team->ompt.data, &o->data, s->codeptr, &team->final);
     if (id) {
-        /* After the barrier a worker must not touch the team: it ends on a copy. */
+        /* After the barrier a worker must not touch the team: it ends on a
+         * copy, taken after the begin events, so that what the tool stored
+         * in the task's data there is in the copy its end events carry. */
         me->ending = *o;
         me->ending.parallel = NULL;
         s->task = &me->ending.data;
-    }
-    barrier_enter(s->kind, &team->ompt.data, &o->data, s->codeptr, &team->final);
-    if (id) {
         /* Before the barrier: the primary passes it only after this. */
         atomic_fetch_add_explicit(&workers_ending, 1, memory_order_relaxed);
         ending_here = true;
@@ -253,10 +253,18 @@ void pv_ompt_barrier_begin(struct pv_ompt_sync *s, enum pv_barrier_kind kind, co
         join_begin(s);
         return;
     }
+    /* The task waits here: its enter_frame is the entry's frame, handed
+     * over (PV_OMPT_FRAME in pv_barrier_at) or found by unwinding, with the
+     * codeptr of a deep site in the same walk. */
+    void *frame = pv_ompt_take_frame();
+    if (!frame)
+        pv_ompt_caller(codeptr ? NULL : &codeptr, &frame);
     if (pv_ompt_on(sync_region) || pv_ompt_on(sync_region_wait) || pv_ompt_on(cancel))
         codeptr = pv_ompt_codeptr(codeptr);
     s->codeptr = codeptr;
-    s->task = &pv_ompt_cur_task()->data;
+    s->waiter = pv_ompt_cur_task();
+    pv_ompt_set_enter(s->waiter, frame);
+    s->task = &s->waiter->data;
     s->parallel = pv_ompt_cur_parallel();
     struct pv_team *team = pv_thr.ts.team;
     barrier_enter(s->kind, s->parallel, s->task, codeptr, team ? (void *)&team->barrier : NULL);
@@ -268,6 +276,7 @@ void pv_ompt_barrier_end(struct pv_ompt_sync *s, bool cancelled)
         join_end(s);
     } else {
         barrier_leave(s->kind, s->parallel, s->task, s->codeptr, pv_ompt_work_state());
+        pv_ompt_set_enter(s->waiter, NULL);
         if (cancelled)
             pv_ompt_cancel(0, false, s->codeptr);
     }

@@ -57,6 +57,23 @@ static inline void pv_ompt_set_state(int state, const void *wait_id)
     __atomic_store_n(&pv_ompt_thr.state, state, __ATOMIC_RELAXED);
 }
 
+/* o's enter_frame: the CFA of the entry point through which the task
+ * entered the runtime, where it is suspended (NULL: it runs its own code). */
+static inline void pv_ompt_set_enter(struct pv_ompt_task *o, void *cfa)
+{
+    o->frame.enter_frame.ptr = cfa;
+    o->frame.enter_frame_flags = cfa ? ompt_frame_runtime | ompt_frame_cfa : 0;
+}
+
+/* The entry's CFA handed over by PV_OMPT_ENTRY / PV_OMPT_FRAME (taken:
+ * it serves one event), else NULL. */
+static inline void *pv_ompt_take_frame(void)
+{
+    void *f = pv_ompt_thr.enter_frame;
+    pv_ompt_thr.enter_frame = NULL;
+    return f;
+}
+
 /* The state of a thread that works in its current task. */
 static inline int pv_ompt_work_state(void)
 {

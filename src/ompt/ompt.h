@@ -166,6 +166,13 @@ extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
         }                                                                    \
     } while (0)
 
+/* Inside a site's `if (pv_ompt_tool())` branch of an entry point whose task
+ * waits in the runtime (GOMP_barrier, GOMP_taskwait, ...): the entry's CFA,
+ * which the wait's event function makes the current task's enter_frame
+ * while the task is suspended there.  Without it that function finds the
+ * entry's frame by unwinding (pv_ompt_caller). */
+#define PV_OMPT_FRAME() (pv_ompt_thr.enter_frame = __builtin_dwarf_cfa())
+
 struct pv_team;
 struct pv_task;
 struct pv_ws;

@@ -7,6 +7,8 @@
 
 #include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
 
+struct pv_task;
+
 /* A task as the tool sees it. */
 struct pv_ompt_task {
     ompt_data_t data;           /* the tool's task data */
@@ -18,6 +20,12 @@ struct pv_ompt_task {
     /* A taskloop's task: its chunk (ompt_dispatch_taskloop_chunk when it
      * begins); iterations 0 for other tasks. */
     uint64_t chunk_start, chunk_iterations;
+    unsigned char clears_enter; /* undeferred: its end clears the creator's enter_frame */
+    /* The task the thread left for this one when that is not its parent (a
+     * task run at a barrier or taskwait of another task): ompt_get_task_info
+     * walks the thread's stack, so the ancestor of an explicit task is the
+     * task it interrupted (OpenMP 5.1, 4.6.1.14; as libomp).  NULL: the parent. */
+    struct pv_task *scheduler;
 };
 
 /* A parallel region as the tool sees it. */
@@ -41,6 +49,7 @@ struct pv_ompt_sync {
     int join;                   /* the region's final barrier: 1 primary, 2 worker */
     unsigned member;            /* join: the member's number */
     unsigned nthreads;          /* join: the team size the implicit task's end reports */
+    struct pv_ompt_task *waiter; /* not the join: the task whose enter_frame the wait set */
 };
 
 #endif

@@ -1,13 +1,26 @@
 /* Regions and tasks of the calling thread, from the inside out, for
  * ompt_get_parallel_info and ompt_get_task_info.
  *
- * Tasks: an explicit task's parent runs on the same chain (its `parent`);
- * an implicit task's parent is the task that encountered the parallel
+ * Tasks: the tasks on the thread's stack (OpenMP 5.1, 4.6.1.14).  An
+ * explicit task's ancestor is the task it interrupted: its parent, or,
+ * for a task run at a barrier or wait of another task, that task
+ * (`scheduler`, as libomp's scheduling parent); an implicit task's
+ * ancestor is the task that encountered the parallel
  * construct, which the team remembers (it may be another thread's initial
  * task); an initial task has none.  Regions: the current team, then each
  * enclosing team, then the implicit parallel region around the outermost
  * team's encountering initial task. */
 #include "ompt/events.h"
+#include "runtime/task_internal.h"
+
+/* A task in a frame that has moved into a block since (task.c,
+ * task_promote): the block is the task now. */
+static struct pv_task *resolve(struct pv_task *t)
+{
+    if (t->kind == PV_TASK_STACK && (t->tflags & PV_TF_PROMOTABLE) && t->arg)
+        return t->arg;
+    return t;
+}
 
 bool pv_ompt_region_at(int level, struct pv_ompt_region *r)
 {
@@ -54,7 +67,7 @@ struct pv_ompt_task *pv_ompt_task_at(int level)
             o = t->team ? t->team->ompt.encountering : NULL;
             t = t->parent;
         } else {
-            t = t->parent;
+            t = o->scheduler ? resolve(o->scheduler) : t->parent;
             o = pv_ompt_task_of(t);
         }
     }

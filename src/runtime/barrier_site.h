@@ -60,8 +60,11 @@ bool pv_barrier_told(enum pv_barrier_kind kind, unsigned trace_prev, const void 
 static inline __attribute__((always_inline)) bool
 pv_barrier_at(enum pv_barrier_kind kind, unsigned trace_prev, bool in_entry)
 {
-    if (kind != PV_BARRIER_OTHER && pv_ompt_tool())
+    if (kind != PV_BARRIER_OTHER && pv_ompt_tool()) {
+        if (in_entry)
+            PV_OMPT_FRAME(); /* the entry's frame: the task's enter_frame while it waits */
         return pv_barrier_told(kind, trace_prev, in_entry ? pv_ompt_entry_ra() : NULL);
+    }
     return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, NULL, false);
 }
 

@@ -231,13 +231,13 @@ struct pv_task {
     uint8_t tflags;                 /* PV_TF_* */
     unsigned depth;                 /* generations below the implicit task */
     int priority;
+    unsigned ndeps;                 /* (here: no padding hole beside priority) */
     struct pv_team *team;           /* team whose task_count counts this task */
     void (*fn)(void *);
     void *arg;
     struct pv_taskgroup *taskgroup; /* innermost taskgroup (inherited at creation) */
     struct pv_deps *deps;           /* dependence table of this task's children */
-    struct pv_dep_node *dnodes;     /* this task's own depend items */
-    unsigned ndeps;
+    struct pv_dep_node *dnodes;     /* this task's own depend items (ndeps) */
     struct pv_task *next;           /* free-list link */
     struct pv_ompt_task ompt;       /* the tool's view (src/ompt; untouched without a tool) */
     void *pool;                     /* block pool the task's memory returns to */

@@ -45,8 +45,10 @@ void pv_taskgroup_end(void)
 
 PV_EXPORT void GOMP_taskgroup_end(void)
 {
-    if (pv_ompt_tool())
+    if (pv_ompt_tool()) {
+        PV_OMPT_FRAME();
         pv_ompt_sync_wait(ompt_sync_region_taskgroup, __builtin_return_address(0));
+    }
     pv_taskgroup_end();
     if (pv_ompt_tool())
         pv_ompt_sync_end(ompt_sync_region_taskgroup, __builtin_return_address(0));

@@ -79,10 +79,12 @@ static __attribute__((noinline)) void taskwait_under_tool(const void *codeptr)
 
 PV_EXPORT void GOMP_taskwait(void)
 {
-    if (pv_ompt_tool())
+    if (pv_ompt_tool()) {
+        PV_OMPT_FRAME();
         taskwait_under_tool(__builtin_return_address(0));
-    else
+    } else {
         taskwait();
+    }
 }
 
 /* taskwait with depend: as if an included, empty task with those

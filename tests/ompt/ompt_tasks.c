@@ -76,7 +76,15 @@ int main(void)
         for (int k = 0; k < NT; k++)
             found += ttq_nth(ompt_callback_task_create, ANY, ANY, (size_t)k)->task2 == task_ids[i];
         TCHECK(found == 1);              /* the task saw its own id */
-        TCHECK(parent_ids[i] == c0->task); /* and its parent: the creating implicit task */
+        /* Its ancestor is the task it interrupted on its thread (OpenMP 5.1,
+         * 4.6.1.14: the tasks on the thread's stack): the creating implicit
+         * task in the taskwait, or the implicit task of a thread that ran
+         * it at the barrier; the switch to it names that task. */
+        const struct tt_event *in = ttq_nth(ompt_callback_task_schedule, ANY, ompt_task_switch, 0);
+        for (size_t k = 0; in && in->task2 != task_ids[i]; k++)
+            in = ttq_nth(ompt_callback_task_schedule, ANY, ompt_task_switch, k + 1);
+        TCHECK(in && parent_ids[i] == in->task);
+        TCHECK(in->task == c0->task || ttq_implicit_of(in->thread) == in->task);
     }
     TCHECK(ttq_count(ompt_callback_sync_region, ompt_scope_begin, ompt_sync_region_taskwait) == 1);
     TCHECK(ttq_count(ompt_callback_sync_region, ompt_scope_end, ompt_sync_region_taskwait) == 1);

@@ -43,6 +43,18 @@ static inline const struct tt_event *ttq_nth(int type, int endpoint, int kind, s
     return NULL;
 }
 
+/* The id of the implicit task last begun on `thread` (0: none in the log). */
+static inline uint64_t ttq_implicit_of(uint64_t thread)
+{
+    uint64_t id = 0;
+    for (size_t i = 0; i < tt_count(); i++) {
+        const struct tt_event *e = tt_get(i);
+        if (ttq_is(e, ompt_callback_implicit_task, ompt_scope_begin, ANY) && e->thread == thread)
+            id = e->task;
+    }
+    return id;
+}
+
 static inline void ttq_dump(const char *what);
 
 /* Wait until at least n matching events are in the log.  Events that never
