@@ -129,20 +129,22 @@ bool pv_team_barrier_cancel(void)
     struct pv_team *team = pv_thr.ts.team;
     if (!team)
         return false;
-    trace_barrier_enter(3);
+    trace_barrier_enter(PVTRACE_BARRIER_KIND_CANCEL);
     bool cancelled = pv_barrier_wait(&team->barrier, team, true);
-    trace_barrier_leave_after(wait_end, 3); /* one clock read for both (trace.h) */
+    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_CANCEL);
+    /* (one clock read for wait_end and barrier_leave: trace.h) */
     return cancelled;
 }
 
 PV_EXPORT void GOMP_barrier(void)
 {
-    trace_barrier_enter(0);
+    trace_barrier_enter(PVTRACE_BARRIER_KIND_EXPLICIT);
     if (pv_ompt_tool())
         pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), false);
     else
         pv_team_barrier();
-    trace_barrier_leave_after(wait_end, 0); /* one clock read for both (trace.h) */
+    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_EXPLICIT);
+    /* (one clock read for wait_end and barrier_leave: trace.h) */
 }
 
 PV_EXPORT bool GOMP_barrier_cancel(void)

@@ -39,14 +39,14 @@ PV_EXPORT void *GOMP_single_copy_start(void)
     }
     trace_single(0);
     /* _after: back-to-back events share one clock read (trace.h). */
-    trace_barrier_enter_after(single, 1);
+    trace_barrier_enter_after(single, PVTRACE_BARRIER_KIND_WORKSHARE);
     if (pv_ompt_tool()) {
         pv_ompt_single(false, true, __builtin_return_address(0));
         pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
     } else {
         pv_team_barrier();
     }
-    trace_barrier_leave_after(wait_end, 1);
+    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_WORKSHARE);
     void *data = pv_thr.ts.ws->copyprivate;
     pv_ws_end_nowait();
     return data;
@@ -57,12 +57,12 @@ PV_EXPORT void GOMP_single_copy_end(void *data)
     struct pv_team *team = pv_thr.ts.team;
     if (team) {
         pv_thr.ts.ws->copyprivate = data;
-        trace_barrier_enter(1);
+        trace_barrier_enter(PVTRACE_BARRIER_KIND_WORKSHARE);
         if (pv_ompt_tool())
             pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
         else
             pv_team_barrier();
-        trace_barrier_leave_after(wait_end, 1);
+        trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_WORKSHARE);
     }
     pv_ws_end_nowait();
 }

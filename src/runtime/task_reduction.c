@@ -281,9 +281,9 @@ PV_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
     else
         free((void *)data[5]);
     if (!cancelled) {
-        trace_barrier_enter(4);
+        trace_barrier_enter(PVTRACE_BARRIER_KIND_OTHER);
         pv_team_barrier();
-        trace_barrier_leave(4);
+        trace_barrier_leave(PVTRACE_BARRIER_KIND_OTHER);
     }
 }
 

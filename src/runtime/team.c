@@ -87,12 +87,12 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     trace_implicit_task_end(team, id);
 
     /* _after: back-to-back events share one clock read (trace.h). */
-    trace_barrier_enter_after(implicit_task_end, 2);
+    trace_barrier_enter_after(implicit_task_end, PVTRACE_BARRIER_KIND_JOIN);
     if (pv_ompt_tool())
         pv_ompt_worker_end(team, id); /* waits at the barrier too */
     else
         pv_barrier_wait(&team->final, team, false);
-    trace_barrier_leave_after(wait_end, 2);
+    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_JOIN);
     /* From here on the team may be reused by its master: do not touch it. */
     thr->ts.team = NULL;
     thr->task = NULL;
@@ -111,7 +111,7 @@ static void *worker_main(void *arg)
     if (pooled)
         *boot.self_slot = thr; /* read by the master only after the final barrier */
     pv_phantom_thread_start();
-    trace_thread_begin(1);
+    trace_thread_begin(PVTRACE_THREAD_ROLE_POOL);
 
     uint32_t consumed = 0;
     void (*fn)(void *) = boot.fn;
@@ -382,12 +382,12 @@ void pv_team_end(void)
     if (!team)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
-    trace_barrier_enter_after(implicit_task_end, 2);
+    trace_barrier_enter_after(implicit_task_end, PVTRACE_BARRIER_KIND_JOIN);
     if (pv_ompt_tool())
         pv_ompt_primary_end(team); /* waits at the barrier too */
     else
         pv_barrier_wait(&team->final, team, false);
-    trace_barrier_leave_after(wait_end, 2);
+    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_JOIN);
     trace_parallel_end_after(barrier_leave, team);
     if (team->cg_added)
         atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);

@@ -123,12 +123,13 @@ void pv_ws_end_nowait(void)
 void pv_ws_end(void)
 {
     pv_ws_end_nowait();
-    trace_barrier_enter(1);
+    trace_barrier_enter(PVTRACE_BARRIER_KIND_WORKSHARE);
     if (pv_ompt_tool())
         pv_ompt_barrier(ompt_sync_region_barrier_implicit_workshare, NULL, false);
     else
         pv_team_barrier();
-    trace_barrier_leave_after(wait_end, 1); /* one clock read for both (trace.h) */
+    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_WORKSHARE);
+    /* (one clock read for wait_end and barrier_leave: trace.h) */
 }
 
 bool pv_ws_end_cancel(void)
