@@ -333,14 +333,19 @@ def enum_uses(events):
     return [(i, a, en) for i, ev in enumerate(events) for a, en in enumerate(ev.enums) if en]
 
 
-def gen_runtime(events, enums, src_name):
-    names = [e.name for e in events[:len(META)]]
-    if names != META:
+def header_start(src_name, guard):
+    return ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
+            "#ifndef %s" % guard, "#define %s" % guard, ""]
+
+
+def check_meta(events):
+    if [e.name for e in events[:len(META)]] != META:
         raise Error("the runtime catalog must start with %s" % ", ".join(META))
-    h = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
-         "#ifndef PV_TRACE_EVENTS_GEN_H",
-         "#define PV_TRACE_EVENTS_GEN_H",
-         "",
+
+
+def gen_runtime(events, enums, src_name):
+    check_meta(events)
+    h = header_start(src_name, "PV_TRACE_EVENTS_GEN_H") + [
          "#include <stdint.h>",
          "",
          '#include "pvomp/trace.h"',
@@ -434,13 +439,8 @@ def catalog_text(events, enums, src_name):
 
 def gen_reader(events, enums, src_name):
     """C tables for tools/pvomp-trace (reader.h declares their types)."""
-    names = [e.name for e in events[:len(META)]]
-    if names != META:
-        raise Error("the runtime catalog must start with %s" % ", ".join(META))
-    h = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
-         "#ifndef TR_CATALOG_H",
-         "#define TR_CATALOG_H",
-         "",
+    check_meta(events)
+    h = header_start(src_name, "TR_CATALOG_H") + [
          "/* Index of each event in tr_cat_events (the line order of the catalog). */",
          "enum {"]
     for i, ev in enumerate(events):

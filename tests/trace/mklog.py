@@ -83,8 +83,12 @@ def enum_log(path):
     kind is a barrier_kind, barrier_leave's declaration is corrupt ("join"
     has no number), wait_begin's policy has none.  One thread: barrier_enter
     with kinds 2 (join) and 9 (not a barrier_kind), barrier_leave 2, then a
-    wait_begin (policy 3) and a loop_chunk that must still be read."""
+    wait_begin (policy 3) and a loop_chunk that must still be read.  The log
+    also declares phantom_change otherwise than the catalog (one argument),
+    as another version might, and records one."""
     out = preamble(events=EVENTS + [ENUM_META])
+    out += ev("pvtrace_event", 1000, 4242, ID["phantom_change"], "phantom_change",
+              "unsigned phantoms", '""')
     out += ev("pvtrace_enum", 1000, 4242, ID["barrier_enter"], 0, "barrier_kind", BARRIER_KIND)
     out += ev("pvtrace_enum", 1000, 4242, ID["barrier_leave"], 0, "barrier_kind",
               "explicit=0,join")
@@ -93,8 +97,9 @@ def enum_log(path):
                     ev("barrier_enter", T0 + 1000, 101, 9),
                     ev("barrier_leave", T0 + 2000, 101, 2),
                     ev("wait_begin", T0 + 3000, 101, 0x9000, 3),
-                    ev("loop_chunk", T0 + 4000, 101, 0, 10)])
-    out += ev("pvtrace_end", T0 + 5000, 4242, 1, 1, len(out), 0)
+                    ev("loop_chunk", T0 + 4000, 101, 0, 10),
+                    event(ID["phantom_change"], T0 + 5000, 101, struct.pack("=Q", 1))])
+    out += ev("pvtrace_end", T0 + 6000, 4242, 1, 1, len(out), 0)
     with open(path, "wb") as f:
         f.write(out)
 

@@ -759,7 +759,7 @@ def test_reader_enums():
     p = run_reader("dump", log, ok=(0, 1, 2))
     out, err = p.stdout.decode(), p.stderr.decode()
     lines = [l for l in out.splitlines() if l.split()[0] != "dropped"]
-    check(len(lines) == 5, "the log after the corrupt declaration is not all read:\n" + out + err)
+    check(len(lines) == 6, "the log after the corrupt declaration is not all read:\n" + out + err)
     check(lines[0].startswith("barrier_enter ") and lines[0].endswith(" kind=join"),
           "a named value: %r" % lines[0])
     check(lines[1].endswith(" kind=0x9 [not a barrier_kind]"), "an unknown value: %r" % lines[1])
@@ -768,10 +768,19 @@ def test_reader_enums():
     check(lines[3].endswith(" policy=0x3"), "an argument the log names no enumeration for "
           "took the catalog's: %r" % lines[3])
     check(lines[4].startswith("loop_chunk "), "the last record: %r" % lines[4])
+    check(lines[5].startswith("phantom_change ") and lines[5].endswith(" phantoms=0x1") and
+          "event 'phantom_change' is declared (unsigned phantoms), this reader knows it as "
+          "(unsigned phantoms, uint64_t avg_fp, uint64_t seq): the analyses leave it out" in err,
+          "an event declared otherwise than the catalog:\n" + out + err)
     msgs = [l for l in err.splitlines() if "enumeration" in l]
     check(len(msgs) == 1 and "'barrier_kind'" in msgs[0] and "'barrier_leave'" in msgs[0] and
           "is not 'name=number'" in msgs[0] and "prints as numbers" in msgs[0],
           "the corrupt declaration: not one clear message:\n" + err)
+    ev = run_reader("events", log, ok=(0, 2)).stdout.decode()
+    want = ("#enum barrier_kind { explicit = 0, workshare = 1, join = 2, cancel = 3, other = 4 } "
+            "for barrier_enter.kind")
+    check(want in ev.splitlines() and "for barrier_leave.kind" not in ev,
+          "events does not list the log's enumerations:\n" + ev)
     # An older pvomp log: no pvtrace_enum at all, the catalog's names.
     old = os.path.join(TMP, "noenum.log")
     mklog.runtime_log(old)

@@ -182,6 +182,27 @@ static uint32_t desc_new(struct tr_log *log, const char *name)
     return (uint32_t)log->ndescs++;
 }
 
+/* The analyses read a runtime event's arguments where the catalog has them
+ * (TR_ARG_*): an event the log declares otherwise (another version) is
+ * left to dump, under its name, and said once. */
+static void check_layouts(struct tr_log *log)
+{
+    for (size_t i = 0; i < log->ndescs; i++) {
+        struct tr_desc *d = &log->descs[i];
+        if (d->kind < K_CAT + TR_NMETA || !d->declared)
+            continue;
+        const struct tr_cat_event *c = &tr_cat_events[d->kind - K_CAT];
+        bool same = d->nargs == c->nargs;
+        for (unsigned a = 0; same && a < d->nargs; a++)
+            same = d->is_str[a] == c->is_str[a] && !strcmp(d->argname[a], c->argname[a]);
+        if (!same) {
+            tr_note(&log->diag, "event '%s' is declared (%s), this reader knows it as (%s): "
+                    "the analyses leave it out", d->name, d->args_text, c->args);
+            d->kind = K_OTHER;
+        }
+    }
+}
+
 /* A pvomp log written before logs carried their enumerations: the
  * catalog's, for each event declared exactly as the catalog declares it. */
 static void builtin_enums(struct tr_log *log)
@@ -622,6 +643,7 @@ int tr_log_open_fd(struct tr_log *log, int fd, const char *name, const char *eve
     }
     log->data_start = 24;
     scan(log);
+    check_layouts(log);
     if (log->is_pvomp && !log->has_enum_decls)
         builtin_enums(log);
     for (size_t i = 0; i < log->ndescs; i++)

@@ -135,7 +135,7 @@ static void json_instant(struct json *j, const struct tr_rec *r, uint32_t thr)
         tr_out_str(o, ",\"ts\":");
         tr_out_us3(o, (int64_t)(r->ts - j->t0));
         tr_out_str(o, ",\"args\":{\"phantoms\":");
-        tr_out_u64(o, r->u[0]);
+        tr_out_u64(o, r->u[TR_ARG_phantom_change_phantoms]);
         tr_out_str(o, "}}");
     }
 }
