@@ -59,7 +59,7 @@ void pv_trace_buf_event(struct pv_trace_buf *b, uint64_t id, uint64_t ts, uint32
 {
     va_list ap;
     uint32_t size = PVOMP_TRACE_EVENT_HDR;
-    uint8_t hdr[PVOMP_TRACE_EVENT_HDR];
+    uint8_t hdr[PVOMP_TRACE_EVENT_HDR] = { 0 };
     size_t at = b->len;
     va_start(ap, kinds);
     pv_trace_buf_put(b, hdr, sizeof hdr); /* written below, when the size is known */
