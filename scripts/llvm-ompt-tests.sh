@@ -18,7 +18,8 @@ echo "== LLVM's OMPT tests on pvomp ($build/lib)"
 status=0
 "${runner[@]}" --lib-dir "$build/lib" --work "$cache/work-pvomp" \
   --known-failures "$here/scripts/llvm-ompt/known-failures" \
-  --expected-passes "$here/scripts/llvm-ompt/expected-passes" --label "pvomp: " "$@" || status=1
+  --expected-passes "$here/scripts/llvm-ompt/expected-passes" \
+  --timing-dependent "$here/scripts/llvm-ompt/timing-dependent" --label "pvomp: " "$@" || status=1
 libomp=/usr/lib/x86_64-linux-gnu/libomp.so.5
 if [ "${PVOMP_LLVM_OMPT_LIBOMP:-1}" != 0 ] && [ -e "$libomp" ]; then
   echo "== the same tests on LLVM's libomp ($libomp as libgomp.so.1; for comparison, not checked)"

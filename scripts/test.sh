@@ -54,6 +54,7 @@ part testsuite-separate env PVOMP_TESTSUITE_RUN_ENV="PVOMP_DEVICE_MEMORY=separat
 echo "== libgomp testsuite with the OMPT recording tool attached (TT_CHECK=1)"
 part testsuite-ompt env PVOMP_TESTSUITE_OMPT_TOOL="$build/tests/ompt/libpvomp_tt.so" \
   bash "$here/scripts/libgomp-testsuite.sh" "$build" \
+  --known-failures "$here/scripts/testsuite/known-failures" \
   --known-failures "$here/scripts/testsuite/known-failures.ompt"
 # And with the flight log on in every test: each log must read back whole.
 echo "== libgomp testsuite with the flight log on (PVOMP_TRACE_EVENTS=*)"

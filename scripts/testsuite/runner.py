@@ -269,7 +269,13 @@ class Runner:
             print("testsuite: WARNING: %s is not pvomp (--allow-foreign-runtime)" % self.lib_gomp,
                   flush=True)
         else:       # pvomp's known failures; another runtime is judged plainly
-            self.known = read_known_failures(self.args.known_failures)
+            self.known = {}
+            for path in self.args.known_failures:
+                for name, entry in read_known_failures(path).items():
+                    if name in self.known:
+                        fatal("%s lists %s, which an earlier known-failures file lists too"
+                              % (path, name))
+                    self.known[name] = entry
             self.passes = read_passes(PASSES_FILE)
         self.probe()
 
@@ -612,9 +618,12 @@ def main():
     ap.add_argument("--run-env", default=os.environ.get("PVOMP_TESTSUITE_RUN_ENV", ""),
                     help="space-separated VAR=VALUE set for the runs on pvomp (not the baseline), "
                          "e.g. OMP_TOOL_LIBRARIES=build/tests/ompt/libpvomp_tt.so TT_QUIET=1")
-    ap.add_argument("--known-failures", default=os.environ.get("PVOMP_TESTSUITE_KNOWN_FAILURES", ""),
-                    help="the known-failures file (default: known-failures, or known-failures.separate "
-                         "when --run-env has PVOMP_DEVICE_MEMORY=separate)")
+    ap.add_argument("--known-failures", action="append",
+                    default=[f for f in os.environ.get("PVOMP_TESTSUITE_KNOWN_FAILURES", "").split(":")
+                             if f],
+                    help="a known-failures file; repeat it for several, whose entries add up (a test "
+                         "listed twice is an error). Default: known-failures, or "
+                         "known-failures.separate when --run-env has PVOMP_DEVICE_MEMORY=separate")
     ap.add_argument("--ompt-tool", default=os.environ.get("PVOMP_TESTSUITE_OMPT_TOOL", ""),
                     help="the recording tool (libpvomp_tt.so): attach it to every run on pvomp, "
                          "check each log's invariants, and require its evidence for a pass")
@@ -628,9 +637,9 @@ def main():
     separate = args.run_env.get("PVOMP_DEVICE_MEMORY", "").strip().lower() == "separate"
     dg.set_device_memory(separate)
     if not args.known_failures:
-        args.known_failures = KNOWN_FAILURES + (".separate" if separate else "")
+        args.known_failures = [KNOWN_FAILURES + (".separate" if separate else "")]
     global KNOWN_FAILURES_NAME
-    KNOWN_FAILURES_NAME = os.path.basename(args.known_failures)
+    KNOWN_FAILURES_NAME = " or ".join(os.path.basename(f) for f in args.known_failures)
     args.with_cats = comma_list(args.with_cats, CATEGORIES, "PVOMP_TESTSUITE_WITH")
     args.langs = [x for x in LANGS if x in comma_list(args.langs, LANGS, "PVOMP_TESTSUITE_LANGS")]
     if not args.langs:

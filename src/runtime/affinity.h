@@ -1,5 +1,5 @@
 /* Places and CPU masks, shared by env.c (which reads OMP_PLACES and
- * GOMP_CPU_AFFINITY) and affinity.c / affinity_format.c (which own the place
+ * GOMP_CPU_AFFINITY) and affinity_*.c / affinity_format.c (which own the place
  * list and bind threads).  Not part of the lead's internal contract. */
 #ifndef PV_RUNTIME_AFFINITY_H
 #define PV_RUNTIME_AFFINITY_H

@@ -94,7 +94,7 @@ extern struct pv_icv pv_initial_icv;      /* of the initial task */
 extern struct pv_global_icv pv_gicv;
 extern unsigned pv_num_procs;             /* CPUs this process may run on */
 
-/* Places (affinity.c).  A place is a set of CPU numbers. */
+/* Places (affinity_*.c).  A place is a set of CPU numbers. */
 struct pv_place {
     unsigned ncpus;
     int *cpus;
@@ -103,7 +103,7 @@ extern struct pv_place *pv_places;
 extern unsigned pv_num_places;
 
 void pv_env_init(void);                   /* env.c: fills the ICVs from the environment */
-void pv_affinity_init(void);              /* affinity.c: places from OMP_PLACES */
+void pv_affinity_init(void);              /* affinity_bind.c: the initial thread's place */
 /* Pick the places for a new team of n threads (bind policy `bind`) inside the
  * parent's partition; fills place[i] and partition for each member. */
 void pv_affinity_assign(unsigned n, unsigned bind, unsigned parent_place,

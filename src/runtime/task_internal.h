@@ -154,7 +154,12 @@ bool pv_task_pred_release(struct pv_task *t);
 /* Queue a task whose predecessors are all done. */
 void pv_task_queue_ready(struct pv_task *t);
 /* The current task, creating the initial thread's task if needed. */
-struct pv_task *pv_task_current(void);
+static inline struct pv_task *pv_task_current(void)
+{
+    if (!pv_thr.task)
+        pv_icv_for_write();
+    return pv_thr.task;
+}
 
 /* Task creation parameters shared by GOMP_task and GOMP_taskloop. */
 struct pv_task_args {

@@ -1,4 +1,4 @@
-/* Places without depending on the machine: src/runtime/affinity.c is
+/* Places without depending on the machine: src/runtime/affinity_*.c are
  * compiled into this program, which pretends to run on 2 sockets x 4 cores x
  * 2 hardware threads (a generated sysfs tree) with CPU 15 outside the
  * process mask.  Checks OMP_PLACES parsing (abstract names, counts, explicit
@@ -23,7 +23,7 @@ struct pv_global_icv pv_gicv;
 unsigned pv_num_procs;
 void pv_runtime_init(void) {}
 
-/* affinity.c's exported routines */
+/* affinity_api.c's exported routines */
 int omp_get_num_places(void);
 int omp_get_place_num_procs(int);
 void omp_get_place_proc_ids(int, int *);

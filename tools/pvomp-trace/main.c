@@ -26,12 +26,16 @@ static int usage(FILE *f, int status)
           "options: --events FILE   trace-events declarations for logs that lack them\n"
           "         -o FILE         write the output there instead of stdout\n"
           "         --debuginfo DIR separate debug files, DIR/.build-id/xx/yyyy.debug\n"
+          "         --time-base monotonic|realtime   several logs: one host's CLOCK_MONOTONIC\n"
+          "                         (default), or CLOCK_REALTIME for several hosts\n"
+          "         --clock-offset LOG=NS   add NS to LOG's times (LOG: its path or file name)\n"
           "dump:    time order across threads; --simpletrace prints exactly what QEMU's\n"
           "         simpletrace.py prints (file order, every record); --all includes the\n"
           "         log's own records; --abs prints time since the start, not deltas\n"
           "timeline: Chrome trace-event JSON (Perfetto UI); --html: self-contained report\n"
-          "several logs (stats, timeline --json): one summary / one timeline, a process\n"
-          "         per log, on each log's CLOCK_MONOTONIC (the processes of one host)\n"
+          "several logs (stats, timeline): one summary / one timeline (JSON: a process\n"
+          "         per log; HTML: a row per log's thread), on each log's CLOCK_MONOTONIC\n"
+          "         (the processes of one host)\n"
           "events:  the trace-events file for simpletrace.py (built-in catalog without LOG)\n"
           "exit status: 0 complete log, 2 incomplete or damaged log (stderr says where),\n"
           "             1 usage error or unreadable log\n", f);
@@ -75,10 +79,29 @@ int main(int argc, char **argv)
                 opt.output = argv[++i];
         }
         else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width") ||
-                  !strcmp(a, "--debuginfo")) &&
+                  !strcmp(a, "--debuginfo") || !strcmp(a, "--time-base") ||
+                  !strcmp(a, "--clock-offset")) &&
                  i + 1 < argc) {
             const char *v = argv[++i];
-            if (!strcmp(a, "--events"))
+            if (!strcmp(a, "--time-base")) {
+                if (strcmp(v, "monotonic") && strcmp(v, "realtime")) {
+                    fprintf(stderr, "pvomp-trace: --time-base %s: give monotonic (one host) or "
+                                    "realtime (several hosts)\n", v);
+                    return 1;
+                }
+                opt.realtime_base = !strcmp(v, "realtime");
+            } else if (!strcmp(a, "--clock-offset")) {
+                const char *eq = strrchr(v, '=');
+                char *end = NULL;
+                long long ns = eq ? strtoll(eq + 1, &end, 10) : 0;
+                if (!eq || eq == v || !eq[1] || *end || opt.noffsets == 64) {
+                    fprintf(stderr, "pvomp-trace: --clock-offset %s: give LOG=NS (ns added to "
+                                    "that log's times; at most 64)\n", v);
+                    return 1;
+                }
+                opt.offsets[opt.noffsets++] = (struct tr_clock_offset){ strndup(v, (size_t)(eq - v)),
+                                                                        ns, false };
+            } else if (!strcmp(a, "--events"))
                 opt.events_file = v;
             else if (!strcmp(a, "--debuginfo"))
                 opt.debuginfo = v;
@@ -106,10 +129,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    bool many = !strcmp(cmd, "stats") || (!strcmp(cmd, "timeline") && !opt.html);
+    bool many = !strcmp(cmd, "stats") || !strcmp(cmd, "timeline");
     if (npaths > 1 && !many) {
-        fprintf(stderr, "pvomp-trace: %s%s reads one log (stats and timeline --json merge "
-                        "several)\n", cmd, opt.html ? " --html" : "");
+        fprintf(stderr, "pvomp-trace: %s reads one log (stats and timeline merge several)\n", cmd);
         return 1;
     }
     if (!path && strcmp(cmd, "events")) {
@@ -141,7 +163,20 @@ int main(int argc, char **argv)
             }
             if (strcmp(cmd, "events"))
                 logs[n].names = tr_names_open(&logs[n], opt.debuginfo);
+            logs[n].realtime_base = opt.realtime_base;
+            for (size_t k = 0; k < opt.noffsets; k++)
+                if (!strcmp(opt.offsets[k].log, paths[n]) ||
+                    !strcmp(opt.offsets[k].log, tr_log_lane(&logs[n]))) {
+                    logs[n].shift_ns += opt.offsets[k].ns;
+                    opt.offsets[k].used = true;
+                }
         }
+        for (size_t k = 0; !status && k < opt.noffsets; k++)
+            if (!opt.offsets[k].used) {
+                fprintf(stderr, "pvomp-trace: --clock-offset %s=...: no such log among those "
+                                "given\n", opt.offsets[k].log);
+                status = 1;
+            }
         if (!logs || status) {
             for (size_t i = 0; i < n; i++) {
                 tr_names_close(logs[i].names);

@@ -168,8 +168,9 @@ void tr_out_json_str(struct tr_out *o, const uint8_t *s, size_t n)
         if (c == '"' || c == '\\') {
             tr_out_char(o, '\\');
             tr_out_char(o, (char)c);
-        } else if (c < 0x20 || c >= 0x7f) {
-            /* Bytes, not necessarily UTF-8: escape everything outside ASCII. */
+        } else if (c < 0x20 || c >= 0x7f || c == '<') {
+            /* Bytes, not necessarily UTF-8: escape everything outside ASCII;
+             * and '<', so that a string never closes an HTML <script>. */
             char t[6] = { '\\', 'u', '0', '0', digits[c >> 4], digits[c & 15] };
             tr_out_bytes(o, t, 6);
         } else {

@@ -242,6 +242,11 @@ struct tr_log {
     char *exe, *cmdline, *runtime, *clock_source;
     uint64_t clock_hz, clock_mono, clock_real, clock_ts;
     uint64_t first_ts, last_ts;  /* over records seen by the scan */
+    /* the time base of several logs (set by the caller: --time-base,
+     * --clock-offset): CLOCK_REALTIME instead of CLOCK_MONOTONIC, and a
+     * shift in ns added to this log's times */
+    bool realtime_base;
+    int64_t shift_ns;
 
     /* the loaded objects (pvtrace_object), in log order */
     struct tr_object *objects;
@@ -388,14 +393,27 @@ struct tr_opts {
     bool html, json;        /* timeline */
     unsigned width;         /* timeline html: pixels */
     const char *debuginfo;  /* --debuginfo DIR: separate debug files by build-id */
+    bool realtime_base;     /* --time-base realtime */
+    size_t noffsets;        /* --clock-offset LOG=NS */
+    struct tr_clock_offset {
+        const char *log;
+        int64_t ns;
+        bool used;
+    } offsets[64];
 };
 int tr_cmd_dump(struct tr_log *log, const struct tr_opts *o, FILE *out);
 /* stats and timeline --json take several logs (MPI ranks, processes of one
  * host): one summary, one timeline on the monotonic clock. */
 int tr_cmd_stats(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
 int tr_cmd_timeline(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
-/* CLOCK_MONOTONIC minus the log's clock, ns (0: the log has no clock record). */
-int64_t tr_log_mono_offset(const struct tr_log *log);
+/* timeline --html (html.c): the interactive report of one log or several
+ * (one time base: each log's CLOCK_MONOTONIC). */
+int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *o, struct tr_out *out);
+/* The common time base minus the log's clock, ns: CLOCK_MONOTONIC (or
+ * CLOCK_REALTIME with log->realtime_base) as the log's pvtrace_clock record
+ * pairs it with the log's clock, plus log->shift_ns (0 + shift: the log has
+ * no clock record). */
+int64_t tr_log_time_offset(const struct tr_log *log);
 /* A log's lane name among several: its file name (PVOMP_TRACE=run.%r.pvtrace
  * names it by rank). */
 const char *tr_log_lane(const struct tr_log *log);

@@ -1,0 +1,186 @@
+/* What the parts of task.c share among themselves: task.c (creation and
+ * GOMP_task), task_alloc.c (task blocks and references), task_run.c
+ * (queueing, running, completion), task_wait.c (the wait loop, taskwait),
+ * task_inline.c (included and undeferred tasks, promotion), task_group.c
+ * and task_detach.c.  The other tasking files use task_internal.h only. */
+#ifndef PV_RUNTIME_TASK_PARTS_H
+#define PV_RUNTIME_TASK_PARTS_H
+
+#include "runtime/task_internal.h"
+#include "trace/trace.h"
+
+/* Hidden: calls and address loads go direct, not through the GOT. */
+#pragma GCC visibility push(hidden)
+
+/* --------------------------------------------------------- task_alloc.c */
+struct pv_task *task_alloc(struct pv_team *team, size_t extra);
+void task_free(struct pv_task *t);
+void task_free_chain(struct pv_task *t);
+void task_unref(struct pv_task *t);
+
+/* ----------------------------------------------------------- task_run.c */
+void task_queue(struct pv_team *team, struct pv_task *t);
+struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff);
+__attribute__((noinline)) void run_fn_under_tool(struct pv_task *prior, struct pv_task *t,
+                                                 void (*fn)(void *), void *arg);
+/* Run t; returns a successor handed over by its completion, or NULL. */
+struct pv_task *task_run_one(struct pv_thread *thr, struct pv_task *t);
+
+/* ---------------------------------------------------------- task_wait.c */
+typedef bool (*wait_done_fn)(const void *);
+void wait_until(struct pv_team *team, const struct pv_task *under, wait_done_fn done,
+                const void *arg);
+
+/* -------------------------------------------------------- task_inline.c */
+void run_body_cb(void *a);
+void run_included(const struct pv_task_args *a);
+struct pv_task *task_promote(struct pv_team *team, struct pv_task *t);
+void undeferred_block_done(struct pv_task *t);
+void run_undeferred(struct pv_team *team, const struct pv_task_args *a);
+
+#pragma GCC visibility pop
+
+/* ------------------------------------------ inline helpers of the parts */
+
+static inline void task_init(struct pv_task *t, struct pv_task *parent,
+                             struct pv_team *team, const struct pv_task_args *a)
+{
+    t->icv = parent ? parent->icv : pv_initial_icv;
+    t->parent = parent;
+    t->final = (a->flags & PV_GTF_FINAL) || (parent && parent->final);
+    t->in_final = t->final;
+    t->depth = parent ? parent->depth + 1 : 1;
+    t->priority = a->priority;
+    t->team = team;
+    t->fn = a->fn;
+    t->arg = NULL;
+    t->taskgroup = parent ? parent->taskgroup : NULL;
+    atomic_init(&t->cnt, PV_TASK_REF);
+    atomic_init(&t->npred, 1);
+    atomic_init(&t->detach, 0);
+    t->deps = NULL;
+    t->dnodes = NULL;
+    t->ndeps = 0;
+    t->nsucc = t->succ_cap = 0;
+    t->succ = NULL;
+    t->next = NULL;
+}
+
+static inline bool group_done(const void *arg)
+{
+    const struct pv_taskgroup *tg = arg;
+    return atomic_load_explicit(&tg->pending, memory_order_seq_cst) == 0;
+}
+
+static inline bool preds_done(const void *arg)
+{
+    const struct pv_task *t = arg;
+    return atomic_load_explicit(&t->npred, memory_order_seq_cst) == 0;
+}
+
+static inline bool event_fulfilled(const void *arg)
+{
+    const struct pv_task *t = arg;
+    return (atomic_load_explicit(&t->detach, memory_order_seq_cst) & PV_DETACH_FULFILLED) != 0;
+}
+
+/* References on a parent are counted only for heap parents: implicit tasks
+ * are never freed (and are reinitialised at the next fork), stack tasks
+ * never have deferred children. */
+static inline uint64_t parent_ref(const struct pv_task *p)
+{
+    return p && p->kind == PV_TASK_HEAP ? PV_TASK_REF : 0;
+}
+
+static inline bool taskgroup_cancelled(const struct pv_taskgroup *tg)
+{
+    return tg && (atomic_load_explicit(&tg->cancelled, memory_order_relaxed) ||
+                  (tg->workshare && tg->prev &&
+                   atomic_load_explicit(&tg->prev->cancelled, memory_order_relaxed)));
+}
+
+/* Run a task's body, through run_fn_under_tool when a tool is attached. */
+static inline void run_fn(struct pv_task *prior, struct pv_task *t, void (*fn)(void *), void *arg)
+{
+    if (pv_ompt_tool())
+        run_fn_under_tool(prior, t, fn, arg);
+    else
+        fn(arg);
+}
+
+/* Where the firstprivate block goes inside a task block. */
+static inline char *align_up(char *p, long align)
+{
+    return (char *)(((uintptr_t)p + (uintptr_t)align - 1) & ~((uintptr_t)align - 1));
+}
+
+static inline void set_bounds(const struct pv_task_args *a, void *arg)
+{
+    if (a->bounds) {
+        ((uint64_t *)arg)[0] = a->lo;
+        ((uint64_t *)arg)[1] = a->hi;
+    }
+}
+
+/* Publish the event handle of a detached task. */
+static inline void set_event(const struct pv_task_args *a, struct pv_task *t)
+{
+    if (a->flags & PV_GTF_DETACH) {
+        t->tflags |= PV_TF_DETACH;
+        if (t->team)
+            atomic_fetch_add_explicit(&((struct pv_tstate *)t->team->task_state)->open_events, 1,
+                                      memory_order_relaxed);
+        *(void **)a->detach = t;
+        /* gcc passes the event variable as the first firstprivate word. */
+        if (a->data)
+            *(void **)a->data = t;
+    }
+}
+
+/* The program's function that runs for fn(arg): run_body_cb runs the one
+ * of its pv_task_args (for the trace: it names the task's code). */
+static inline void *task_body(void (*fn)(void *), void *arg)
+{
+    return fn == run_body_cb ? (void *)((const struct pv_task_args *)arg)->fn : (void *)fn;
+}
+
+/* Run the body of t, a task that lives in this frame, as the current task.
+ * Its creation is traced here, after the tool heard of it.  The caller
+ * makes a parent current again. */
+static inline void run_in_frame(struct pv_thread *thr, struct pv_task *parent, struct pv_task *t,
+                                unsigned flags, void (*fn)(void *), void *arg)
+{
+    trace_task_create(t, task_body(fn, arg), flags);
+    thr->task = t;
+    trace_task_begin(t);
+    run_fn(parent, t, fn, arg);
+    trace_task_end(t);
+}
+
+static inline struct pv_task *task_resolve(struct pv_task *t)
+{
+    if (t && t->kind == PV_TASK_STACK && (t->tflags & PV_TF_PROMOTABLE) && t->arg)
+        return t->arg;
+    return t;
+}
+
+/* After run_in_frame, for a promotable task u on this stack: the parent
+ * may have moved into a block meanwhile, and so may u (then its block, in
+ * u->arg, is what ends). */
+static inline void promotable_end(struct pv_thread *thr, struct pv_task *parent, struct pv_task *u)
+{
+    thr->task = task_resolve(parent);
+    if (pv_ompt_tool())
+        pv_ompt_task_end(u->arg ? (struct pv_task *)u->arg : u, 0, thr->task);
+    if (u->arg)
+        undeferred_block_done(u->arg);
+}
+
+static inline void task_run(struct pv_thread *thr, struct pv_task *t)
+{
+    do
+        t = task_run_one(thr, t);
+    while (t);
+}
+
+#endif
