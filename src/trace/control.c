@@ -8,7 +8,11 @@
  *   PVOMP_TRACE_EVENTS=<list>   comma-separated globs; !glob excludes; later
  *                               entries win; with no positive glob every
  *                               event starts enabled; "list" prints the catalog
- *   PVOMP_TRACE_BUFSIZE=<n>[K|M] per-thread buffer (default 4M, power of two)
+ *   PVOMP_TRACE_BUFSIZE=<n>[K|M] most a thread's buffer gets (default 4M, power of two)
+ *   PVOMP_TRACE_BUFFER=<n>[K|M|G] all threads' buffers together (default 16M)
+ *   PVOMP_TRACE_MODE=file|ring  ring: keep the newest records in memory, write
+ *                               them out on SIGUSR2, exit and crashes (flight.c)
+ *   PVOMP_TRACE_RING=<n>[K|M|G],<s>s  what ring mode keeps (default 64M)
  *   PVOMP_TRACE_PERIOD_MS=<n>   drain buffers at least this often (default 100, 0 = never)
  *   PVOMP_TRACE_CLOCK=auto|tsc|monotonic
  *
@@ -27,8 +31,13 @@
 #define MIN_BUFSIZE 4096u
 #define MAX_BUFSIZE (1u << 30)
 #define MIN_MAX (64u << 10) /* PVOMP_TRACE_MAX: room for the log's own records */
+#define DEFAULT_BUDGET (16u << 20) /* PVOMP_TRACE_BUFFER */
+#define MIN_BUDGET (1u << 20)
+#define DEFAULT_RING (64u << 20)   /* PVOMP_TRACE_RING */
+#define MIN_RING (1u << 20)
 
-struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100, true, 0 };
+struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100, true, 0, false, DEFAULT_RING, 0,
+                                        DEFAULT_BUDGET };
 _Atomic int pv_trace_on;
 
 struct pattern {
@@ -139,6 +148,40 @@ static long mpi_rank(void)
     return 0;
 }
 
+/* PVOMP_TRACE_RING: "64M", "30s", or both ("30s,256M"); seconds alone keep
+ * at most the default size too.  False when s is not that. */
+static bool parse_ring(const char *s, uint64_t *bytes, uint64_t *ns)
+{
+    char *copy = strdup(s), *save = NULL;
+    bool ok = copy != NULL, got_bytes = false, got_ns = false;
+    *bytes = DEFAULT_RING;
+    *ns = 0;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; ok && tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        size_t l = strlen(tok);
+        char *end;
+        if (l > 1 && tok[l - 1] == 's' && tok[0] >= '0' && tok[0] <= '9' && !got_ns) {
+            tok[l - 1] = 0;
+            unsigned long long sec = strtoull(tok, &end, 10);
+            ok = *end == 0 && sec >= 1 && sec <= 86400;
+            *ns = sec * 1000000000ull;
+            got_ns = true;
+        } else if (!got_bytes) {
+            ok = parse_bytes(tok, bytes) && *bytes >= MIN_RING && *bytes <= (64ull << 30);
+            got_bytes = true;
+        } else {
+            ok = false;
+        }
+    }
+    free(copy);
+    if (!ok || (!got_bytes && !got_ns)) {
+        *bytes = DEFAULT_RING;
+        *ns = 0;
+        return false;
+    }
+    return true;
+}
+
 static char *expand_path(const char *s)
 {
     size_t cap = strlen(s) + 32, n = 0;
@@ -206,6 +249,28 @@ static void read_env(void)
         else
             warn_bad("PVOMP_TRACE_MAX", v, "not a size of at least 64K (N, NK, NM, NG); "
                                            "no cap");
+    }
+    if ((v = getenv("PVOMP_TRACE_BUFFER")) && *v) {
+        uint64_t b = 0;
+        if (parse_bytes(v, &b) && b >= MIN_BUDGET)
+            pv_trace_cfg.budget = b;
+        else
+            warn_bad("PVOMP_TRACE_BUFFER", v, "not a size of at least 1M; using 16M");
+    }
+    if ((v = getenv("PVOMP_TRACE_MODE")) && *v) {
+        if (!strcmp(v, "ring") || !strcmp(v, "file"))
+            pv_trace_cfg.ring = v[0] == 'r';
+        else
+            warn_bad("PVOMP_TRACE_MODE", v, "not 'file' or 'ring'; using file");
+    }
+    if ((v = getenv("PVOMP_TRACE_RING")) && *v &&
+        !parse_ring(v, &pv_trace_cfg.ring_bytes, &pv_trace_cfg.ring_ns))
+        warn_bad("PVOMP_TRACE_RING", v, "not a size of at least 1M (64M), a time (30s), or "
+                                        "both (30s,256M); using 64M");
+    if (pv_trace_cfg.ring && pv_trace_cfg.max_bytes) {
+        fprintf(stderr, "pvomp: warning: PVOMP_TRACE_MAX does not apply in ring mode "
+                        "(PVOMP_TRACE_RING bounds it); ignored\n");
+        pv_trace_cfg.max_bytes = 0;
     }
     if ((v = getenv("PVOMP_TRACE")) && *v)
         pv_trace_cfg.path = expand_path(v);

@@ -45,7 +45,7 @@ static void ring_key_create(void)
 
 /* `size` bytes of memory mapped twice, back to back: a record that starts
  * near the end of the ring continues, contiguous, in the second view. */
-static uint8_t *ring_map(uint64_t size)
+uint8_t *pv_trace_map_twice(uint64_t size, bool populate)
 {
     int fd = memfd_create("pvomp-trace-ring", MFD_CLOEXEC);
     uint8_t *base;
@@ -61,7 +61,7 @@ static uint8_t *ring_map(uint64_t size)
         return NULL;
     }
     int prot = PROT_READ | PROT_WRITE;
-    int flags = MAP_SHARED | MAP_FIXED | MAP_POPULATE;
+    int flags = MAP_SHARED | MAP_FIXED | (populate ? MAP_POPULATE : 0);
     if (mmap(base, size, prot, flags, fd, 0) == MAP_FAILED ||
         mmap(base + size, size, prot, flags, fd, 0) == MAP_FAILED) {
         munmap(base, 2 * size);
@@ -72,24 +72,51 @@ static uint8_t *ring_map(uint64_t size)
     return base;
 }
 
+/* The memory budget (PVOMP_TRACE_BUFFER): bytes of all rings not freed. */
+static _Atomic uint64_t ring_bytes;
+
+/* A new thread's ring: half of what is left of the budget, as a power of
+ * two, at most PVOMP_TRACE_BUFSIZE and at least RING_FLOOR (or BUFSIZE when
+ * that is smaller).  The first threads get the full size; with many, the
+ * later ones get less and the total stays near the budget: it passes it by
+ * at most RING_FLOOR a thread once the budget is spent. */
+#define RING_FLOOR (128u << 10)
+static uint64_t ring_size_take(void)
+{
+    uint64_t max = pv_trace_cfg.bufsize, floor = max < RING_FLOOR ? max : RING_FLOOR;
+    uint64_t used = atomic_load_explicit(&ring_bytes, memory_order_relaxed), size;
+    do {
+        uint64_t half = used < pv_trace_cfg.budget ? (pv_trace_cfg.budget - used) / 2 : 0;
+        size = max;
+        while (size > floor && size > half)
+            size >>= 1;
+        /* Taken before the mapping (which takes milliseconds): threads that
+         * start together do not all see the budget untouched. */
+    } while (!atomic_compare_exchange_weak_explicit(&ring_bytes, &used, used + size,
+                                                    memory_order_relaxed, memory_order_relaxed));
+    return size;
+}
+
 void pv_trace_ring_free(struct pv_trace_ring *r)
 {
     munmap(r->buf, 2 * r->size);
+    atomic_fetch_sub_explicit(&ring_bytes, r->size, memory_order_relaxed);
     free(r);
 }
 
 static struct pv_trace_ring *ring_create(void)
 {
     static _Atomic int warned;
-    uint64_t size = pv_trace_cfg.bufsize;
+    uint64_t size = ring_size_take();
     struct pv_trace_ring *r = NULL;
-    uint8_t *buf = ring_map(size);
+    uint8_t *buf = pv_trace_map_twice(size, true);
     if (buf && posix_memalign((void **)&r, PV_TRACE_CACHELINE, sizeof *r) != 0)
         r = NULL;
     if (!buf || !r) {
         int e = errno;
         if (buf)
             munmap(buf, 2 * size);
+        atomic_fetch_sub_explicit(&ring_bytes, size, memory_order_relaxed);
         if (!atomic_exchange_explicit(&warned, 1, memory_order_relaxed))
             fprintf(stderr, "pvomp: warning: trace: no buffer for a thread (%s); its events "
                             "are counted as dropped\n", strerror(e));

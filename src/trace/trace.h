@@ -190,6 +190,10 @@ struct pv_trace_config {
     unsigned period_ms;        /* writer's periodic drain, 0 = only on demand */
     bool direct;               /* PVOMP_TRACE_DIRECT: O_DIRECT for a regular file */
     uint64_t max_bytes;        /* PVOMP_TRACE_MAX, 0: no cap */
+    bool ring;                 /* PVOMP_TRACE_MODE=ring: flight recorder (flight.c) */
+    uint64_t ring_bytes;       /* PVOMP_TRACE_RING: what the recorder keeps, bytes */
+    uint64_t ring_ns;          /* ... and at most this long (0: no time bound) */
+    uint64_t budget;           /* PVOMP_TRACE_BUFFER: all threads' rings together */
 };
 extern struct pv_trace_config pv_trace_cfg PV_TRACE_HIDDEN;
 void pv_trace_init(void) PV_TRACE_HIDDEN;
@@ -198,7 +202,36 @@ void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, un
     PV_TRACE_HIDDEN;
 void pv_trace_disable_all(void) PV_TRACE_HIDDEN;
 
+/* The length and id of the record at `rec` (in a ring or a chunk). */
+static inline uint64_t pv_trace_rec_len(const uint8_t *rec)
+{
+    uint32_t length;
+    __builtin_memcpy(&length, rec + 24, 4);
+    return 8 + (uint64_t)length;
+}
+
+static inline uint64_t pv_trace_rec_id(const uint8_t *rec)
+{
+    uint64_t id;
+    __builtin_memcpy(&id, rec + 8, 8);
+    return id;
+}
+
+#define PV_TRACE_CHUNK_HDR (PVOMP_TRACE_EVENT_HDR + 24)
+
+/* ring.c: `size` bytes mapped twice back to back (NULL: errno); `populate`
+ * prefaults them. */
+uint8_t *pv_trace_map_twice(uint64_t size, bool populate) PV_TRACE_HIDDEN;
+
 /* writer.c */
+/* The events among the records at p (len bytes of one thread's stream): a
+ * dropped record counts what it says, pvtrace_cut records are not events. */
+uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len) PV_TRACE_HIDDEN;
+/* The newest ring of the registry (the list goes on through ->next); for
+ * the crash handler, which takes no lock (flight.c says why it may walk it). */
+struct pv_trace_ring *pv_trace_registry_head(void) PV_TRACE_HIDDEN;
+/* Declarations queued for the writer's next pass (for the crash handler). */
+void pv_trace_meta_pending(const uint8_t **p, size_t *len) PV_TRACE_HIDDEN;
 bool pv_trace_writer_start(void) PV_TRACE_HIDDEN;
 void pv_trace_writer_stop(void) PV_TRACE_HIDDEN;      /* final drain, end record, close */
 void pv_trace_writer_flush(void) PV_TRACE_HIDDEN;     /* drain everything committed so far */
@@ -209,6 +242,20 @@ void pv_trace_registry_add(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
 /* Queue records (mapping + declaration) that the writer must put in the file
  * before any chunk committed after this call. */
 void pv_trace_meta_append(const void *bytes, size_t len) PV_TRACE_HIDDEN;
+
+/* flight.c: ring mode.  The writer puts chunks and the log's own records
+ * into an in-memory recorder instead of the file, inside hold/release (the
+ * crash handler waits for a release); snapshots are written at a signal, a
+ * crash and exit. */
+bool pv_trace_flight_start(const void *preamble, size_t len) PV_TRACE_HIDDEN;
+void pv_trace_flight_hold(void) PV_TRACE_HIDDEN;
+void pv_trace_flight_release(void) PV_TRACE_HIDDEN;
+void pv_trace_flight_meta(const void *bytes, size_t len) PV_TRACE_HIDDEN;
+void pv_trace_flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len) PV_TRACE_HIDDEN;
+uint64_t pv_trace_flight_requested(void) PV_TRACE_HIDDEN; /* snapshot requests so far */
+void pv_trace_flight_serve(uint64_t requested) PV_TRACE_HIDDEN; /* after a pass */
+void pv_trace_flight_stop(void) PV_TRACE_HIDDEN; /* the exit snapshot */
+void pv_trace_flight_forget(void) PV_TRACE_HIDDEN; /* in a fork child */
 
 /* logfile.c: the log file, written by the writer thread only. */
 struct iovec;

@@ -53,7 +53,8 @@ LINE_RE = re.compile(r'^\s*((?P<props>[\w\s]+?)\s+)?(?P<name>[A-Za-z_]\w*)'
 # Meta events that the writer emits itself; the runtime catalog must start
 # with exactly these, in this order (readers and pvomp/trace.h rely on it).
 META = ["pvtrace_event", "pvtrace_process", "pvtrace_clock", "pvtrace_chunk",
-        "pvtrace_cut", "pvtrace_end", "pvtrace_object", "pvtrace_enum"]
+        "pvtrace_cut", "pvtrace_end", "pvtrace_object", "pvtrace_snapshot",
+        "pvtrace_enum"]
 ENUM_RE = re.compile(r'^#enum\s+(?P<name>[a-z_]\w*)\s*\{(?P<body>[^}]*)\}\s*for\s+'
                      r'(?P<uses>.*?)\s*$')
 IDENT_RE = re.compile(r"^[A-Za-z_]\w*$")

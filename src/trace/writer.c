@@ -27,7 +27,7 @@
 
 #include "trace/trace.h"
 
-#define CHUNK_HDR (PVOMP_TRACE_EVENT_HDR + 24)
+#define CHUNK_HDR PV_TRACE_CHUNK_HDR
 #define BATCH 256 /* rings per writev */
 
 static pthread_t writer_thread;
@@ -77,8 +77,43 @@ void pv_trace_registry_add(struct pv_trace_ring *r)
 {
     pthread_mutex_lock(&reg_lock);
     r->next = reg_rings;
-    reg_rings = r;
+    /* Release: the crash handler, which walks the list without the lock,
+     * sees the ring whole. */
+    __atomic_store_n(&reg_rings, r, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&reg_lock);
+}
+
+void pv_trace_meta_pending(const uint8_t **p, size_t *len)
+{
+    *p = reg_meta.p;
+    *len = reg_meta.len;
+}
+
+struct pv_trace_ring *pv_trace_registry_head(void)
+{
+    return __atomic_load_n(&reg_rings, __ATOMIC_ACQUIRE);
+}
+
+/* Where the writer's bytes go: the file, or in ring mode the recorder. */
+static void put_meta(const void *bytes, size_t len)
+{
+    if (pv_trace_cfg.ring) {
+        pv_trace_flight_meta(bytes, len);
+    } else {
+        struct iovec m = { (void *)bytes, len };
+        pv_trace_log_put(&m, 1);
+    }
+}
+
+/* iov[0..k): pairs of a chunk header and its bytes. */
+static void put_chunks(struct iovec *iov, int k)
+{
+    if (!pv_trace_cfg.ring) {
+        pv_trace_log_put(iov, k);
+        return;
+    }
+    for (int j = 0; j + 1 < k; j += 2)
+        pv_trace_flight_chunk(iov[j].iov_base, iov[j + 1].iov_base, iov[j + 1].iov_len);
 }
 
 void pv_trace_meta_append(const void *bytes, size_t len)
@@ -98,20 +133,6 @@ void pv_trace_meta_append(const void *bytes, size_t len)
  * record. */
 static bool capped;
 
-static uint64_t rec_len(const uint8_t *rec)
-{
-    uint32_t length;
-    memcpy(&length, rec + 24, 4);
-    return 8 + (uint64_t)length;
-}
-
-static uint64_t rec_id(const uint8_t *rec)
-{
-    uint64_t id;
-    memcpy(&id, rec + 8, 8);
-    return id;
-}
-
 /* How many of the len bytes at p fit under the cap, with `more` bytes
  * already on their way to the file. */
 static uint64_t cap_prefix(const uint8_t *p, uint64_t len, uint64_t more)
@@ -120,9 +141,9 @@ static uint64_t cap_prefix(const uint8_t *p, uint64_t len, uint64_t more)
     uint64_t room = capped || size >= pv_trace_cfg.max_bytes ? 0 : pv_trace_cfg.max_bytes - size;
     uint64_t keep = 0;
     while (keep < len) {
-        uint64_t end = keep + rec_len(p + keep);
-        while (end + PVOMP_TRACE_EVENT_HDR <= len && rec_id(p + end) == PVOMP_TRACE_CUT_ID)
-            end += rec_len(p + end);
+        uint64_t end = keep + pv_trace_rec_len(p + keep);
+        while (end + PVOMP_TRACE_EVENT_HDR <= len && pv_trace_rec_id(p + end) == PVOMP_TRACE_CUT_ID)
+            end += pv_trace_rec_len(p + end);
         if (end > room)
             break;
         keep = end;
@@ -132,13 +153,11 @@ static uint64_t cap_prefix(const uint8_t *p, uint64_t len, uint64_t more)
     return keep;
 }
 
-/* The events among the records at p (len bytes of one thread's stream): a
- * dropped record counts what it says, pvtrace_cut records are not events. */
-static uint64_t events_in(const uint8_t *p, uint64_t len)
+uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len)
 {
     uint64_t n = 0;
-    for (uint64_t off = 0; off + PVOMP_TRACE_EVENT_HDR <= len; off += rec_len(p + off)) {
-        uint64_t id = rec_id(p + off);
+    for (uint64_t off = 0; off + PVOMP_TRACE_EVENT_HDR <= len; off += pv_trace_rec_len(p + off)) {
+        uint64_t id = pv_trace_rec_id(p + off);
         if (id == PVOMP_TRACE_DROPPED_ID) {
             uint64_t d;
             memcpy(&d, p + off + PVOMP_TRACE_EVENT_HDR, 8);
@@ -168,8 +187,8 @@ static void write_single(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint
     chunk_header(rec, r, ts, PVOMP_TRACE_EVENT_HDR + 8);
     memcpy(pvomp_trace_put_header(rec + CHUNK_HDR, id, ts, PVOMP_TRACE_EVENT_HDR + 8, r->tid),
            &arg, 8);
-    struct iovec iov = { rec, sizeof rec };
-    pv_trace_log_put(&iov, 1);
+    struct iovec iov[2] = { { rec, CHUNK_HDR }, { rec + CHUNK_HDR, sizeof rec - CHUNK_HDR } };
+    put_chunks(iov, 2);
 }
 
 /* The acquisition that the thread of `r` remembered (held.h) and could not
@@ -195,7 +214,20 @@ struct snap {
     int closed;
 };
 
+static void writer_pass_locked(int final);
+
+/* In ring mode the whole pass (the recorder, the rings' tails, the
+ * registry) is one critical section against the crash handler. */
 static void writer_pass(int final)
+{
+    if (pv_trace_cfg.ring)
+        pv_trace_flight_hold();
+    writer_pass_locked(final);
+    if (pv_trace_cfg.ring)
+        pv_trace_flight_release();
+}
+
+static void writer_pass_locked(int final)
 {
     static struct snap *s;
     static size_t s_cap;
@@ -231,10 +263,8 @@ static void writer_pass(int final)
     /* Objects dlopened since the last pass, before the chunks that may
      * name their code. */
     pv_trace_buf_objects(&meta, pv_trace_now());
-    if (meta.len) {
-        struct iovec m = { meta.p, meta.len };
-        pv_trace_log_put(&m, 1);
-    }
+    if (meta.len)
+        put_meta(meta.p, meta.len);
     free(meta.p);
 
     for (size_t i = 0; i < n;) {
@@ -251,7 +281,7 @@ static void writer_pass(int final)
             if (pv_trace_cfg.max_bytes) {
                 uint64_t keep = cap_prefix(data, len, batch);
                 if (keep < len)
-                    atomic_fetch_add_explicit(&r->dropped, events_in(data + keep, len - keep),
+                    atomic_fetch_add_explicit(&r->dropped, pv_trace_events_in(data + keep, len - keep),
                                               memory_order_relaxed);
                 if (!keep)
                     continue; /* its tail moves on below with the others */
@@ -265,7 +295,7 @@ static void writer_pass(int final)
             iov[k++] = (struct iovec){ data, len };
             rings++;
         }
-        pv_trace_log_put(iov, k);
+        put_chunks(iov, k);
         /* Release: our reads of the ring are done before the owner reuses it. */
         for (size_t j = first; j < i; j++)
             atomic_store_explicit(&s[j].r->tail, s[j].committed, memory_order_release);
@@ -309,7 +339,10 @@ static void *writer_main(void *arg)
         uint32_t k = atomic_load_explicit(&kick, memory_order_seq_cst);
         uint64_t req = atomic_load_explicit(&flush_req, memory_order_acquire);
         int stop = atomic_load_explicit(&writer_stopping, memory_order_acquire);
+        uint64_t snaps = pv_trace_cfg.ring ? pv_trace_flight_requested() : 0;
         writer_pass(stop);
+        if (pv_trace_cfg.ring && !stop)
+            pv_trace_flight_serve(snaps); /* SIGUSR2: a snapshot of what is in by now */
         if (req != flush_done)
             pv_trace_log_wait(); /* a flush asks for the bytes in the file */
         pthread_mutex_lock(&flush_lock);
@@ -347,25 +380,34 @@ int pv_trace_spawn(pthread_t *t, void *(*fn)(void *), const char *name)
 bool pv_trace_writer_start(void)
 {
     struct pv_trace_buf pre = { 0 };
-    if (!pv_trace_log_open(pv_trace_cfg.path)) {
+    if (pv_trace_cfg.ring) {
+        /* Nothing is written until a snapshot: the preamble is kept. */
+        pv_trace_buf_preamble(&pre);
+        bool ok = pv_trace_flight_start(pre.p, pre.len);
+        free(pre.p);
+        if (!ok)
+            return false;
+    } else if (!pv_trace_log_open(pv_trace_cfg.path)) {
         fprintf(stderr, "pvomp: warning: PVOMP_TRACE=%s: cannot create the file (%s); "
                         "not tracing\n", pv_trace_cfg.path, strerror(errno));
         return false;
-    }
-    pv_trace_buf_preamble(&pre);
-    struct iovec iov = { pre.p, pre.len };
-    pv_trace_log_put(&iov, 1);
-    free(pre.p);
-    pv_trace_log_sync();
-    if (pv_trace_log_failed()) {
-        pv_trace_log_close();
-        return false;
+    } else {
+        pv_trace_buf_preamble(&pre);
+        struct iovec iov = { pre.p, pre.len };
+        pv_trace_log_put(&iov, 1);
+        free(pre.p);
+        pv_trace_log_sync();
+        if (pv_trace_log_failed()) {
+            pv_trace_log_close();
+            return false;
+        }
     }
     int e = pv_trace_spawn(&writer_thread, writer_main, "pvomp-trace");
     if (e != 0) {
         fprintf(stderr, "pvomp: warning: trace: cannot start the writer thread (%s); "
                         "not tracing\n", strerror(e));
-        pv_trace_log_close();
+        if (!pv_trace_cfg.ring)
+            pv_trace_log_close();
         return false;
     }
     /* For pv_trace_writer_quiesce at exit. */
@@ -429,6 +471,13 @@ void pv_trace_writer_stop(void)
     pv_trace_writer_wake();
     pthread_join(writer_thread, NULL);
 
+    if (pv_trace_cfg.ring) {
+        pv_trace_flight_stop(); /* the exit snapshot (it reports pv_trace_lost) */
+        pthread_mutex_lock(&flush_lock);
+        pthread_cond_broadcast(&flush_cond);
+        pthread_mutex_unlock(&flush_lock);
+        return;
+    }
     struct pv_trace_buf tail = { 0 };
     uint64_t lost = atomic_exchange_explicit(&pv_trace_lost, 0, memory_order_relaxed);
     uint64_t ts = pv_trace_now();
@@ -451,7 +500,10 @@ void pv_trace_writer_stop(void)
 void pv_trace_writer_forget(void)
 {
     atomic_store_explicit(&writer_running, 0, memory_order_relaxed);
-    pv_trace_log_forget();
+    if (pv_trace_cfg.ring)
+        pv_trace_flight_forget();
+    else
+        pv_trace_log_forget();
     reg_rings = NULL;
     reg_meta = (struct pv_trace_buf){ 0 };
     pthread_mutex_init(&reg_lock, NULL);

@@ -8,6 +8,9 @@
  *   tp_events churn  THREADS N   THREADS short-lived threads, 4 at a time
  *   tp_events busy   THREADS     emit until killed
  *   tp_events select             one of each event (for PVOMP_TRACE_EVENTS)
+ *   tp_events crash THREADS N HOW  every thread N x tp_seq, then main N more and dies:
+ *                                HOW segv (a store through NULL), abort,
+ *                                bus (raise), fpe (raise)
  *   tp_events exitrace THREADS MS FILE  THREADS threads record tp_seq
  *                                through pvomp_trace_begin/commit without
  *                                pause while main calls exit() after MS ms;
@@ -203,6 +206,22 @@ int main(int argc, char **argv)
             CHECK(pthread_create(&t, NULL, exitrace_thread, (void *)(uintptr_t)i) == 0);
         usleep((useconds_t)atoi(argv[3]) * 1000);
         exit(0); /* the threads go on recording while the log closes */
+    } else if (!strcmp(mode, "crash")) {
+        CHECK(argc == 5);
+        nthreads = (unsigned)atoi(argv[2]);
+        per_thread = strtoull(argv[3], NULL, 10);
+        run_threads(drops_thread);
+        /* And the main thread's last records, still in its ring (the
+         * writer drains it only on a kick, a period or at exit). */
+        drops_thread((void *)(uintptr_t)nthreads);
+        printf("generated tp_seq %llu\n", (unsigned long long)gen_seq);
+        if (!strcmp(argv[4], "segv"))
+            *(volatile int *)(uintptr_t)atoi("0") = 1;
+        else if (!strcmp(argv[4], "abort"))
+            abort();
+        else
+            raise(!strcmp(argv[4], "bus") ? SIGBUS : SIGFPE);
+        return 3; /* not reached */
     } else if (!strcmp(mode, "select")) {
         trace_tp_seq(0, 0);
         trace_tp_str(0, "s", 0);

@@ -1109,6 +1109,251 @@ def test_slice():
     print("slice: %r with barriers back to back" % counts)
 
 
+def ring_sizes(pid):
+    """The sizes of the rings of process pid: each is one memfd mapped twice."""
+    sizes = []
+    with open("/proc/%d/maps" % pid) as f:
+        for line in f:
+            if "pvomp-trace-ring" in line:
+                lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+                sizes.append(hi - lo)
+    return sorted(sizes[::2], reverse=True)
+
+
+def test_budget():
+    """PVOMP_TRACE_BUFFER: 24 threads share a 16M budget: the first get 4M,
+    later ones less, none under 128K, the total under the budget plus 128K
+    a thread; a bad value: one warning, 16M."""
+    for env, budget in (({}, 16 << 20), ({"PVOMP_TRACE_BUFFER": "8M"}, 8 << 20),
+                        ({"PVOMP_TRACE_BUFFER": "banana"}, 16 << 20)):
+        log = os.path.join(TMP, "budget.log")
+        proc = subprocess.Popen([emitter(), "busy", "24"], env=trace_env(log, **env),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            check(proc.stdout.readline().strip() == "started", "busy emitter did not start")
+            time.sleep(0.5)
+            sizes = ring_sizes(proc.pid)
+        finally:
+            proc.kill()
+            _, err = proc.communicate()
+        warns = [l for l in err.splitlines() if "PVOMP_TRACE_BUFFER" in l]
+        check(len(warns) == (1 if env.get("PVOMP_TRACE_BUFFER") == "banana" else 0)
+              and all("using 16M" in w for w in warns), "%r: warnings %r" % (env, warns))
+        check(len(sizes) >= 24, "%r: %d rings for 24 threads" % (env, len(sizes)))
+        check(sizes[0] == 4 << 20 and sizes[-1] >= 128 << 10 and sizes[-1] < sizes[0],
+              "%r: ring sizes %r" % (env, sizes))
+        check(sum(sizes) <= budget + (128 << 10) * len(sizes),
+              "%r: %d bytes of rings for a budget of %d" % (env, sum(sizes), budget))
+    print("budget: %d rings, %s KiB, %d KiB in all" % (len(sizes), [x >> 10 for x in sizes],
+                                                      sum(sizes) >> 10))
+
+
+# ------------------------------------------------------------ ring mode
+def snapshot_info(log):
+    """The pvtrace_snapshot record of a ring-mode snapshot: (reason, number,
+    overwritten events)."""
+    recs, _ = dump(log, "--all")
+    snaps = [r for r in recs if r[0] == "pvtrace_snapshot"]
+    check(len(snaps) == 1, "%s: %d pvtrace_snapshot records" % (log, len(snaps)))
+    a = snaps[0][3]
+    return a["reason"].strip('"'), a["number"], a["overwritten_events"]
+
+
+def check_tail(recs, total, position=lambda name, seq: seq):
+    """Each thread in the snapshot ends with its newest events: after its
+    last delivered one come only dropped records (a full ring), and they
+    count exactly the events up to the thread's last (total events)."""
+    last, trailing = {}, {}
+    for name, _, tid, args in recs:
+        if name == "dropped":
+            trailing[tid] = trailing.get(tid, 0) + args["count"]
+        elif name in ("tp_seq", "tp_str"):
+            last[tid] = position(name, args["seq"])
+            trailing[tid] = 0
+    check(last, "no events in the snapshot")
+    for tid, pos in last.items():
+        check(pos + 1 + trailing[tid] == total,
+              "thread %d: its newest events are not in the snapshot (last %d, then %d dropped, "
+              "of %d)" % (tid, pos, trailing[tid], total))
+
+
+def test_ring_exit():
+    """PVOMP_TRACE_MODE=ring: a run that writes ~20 times the ring leaves at
+    exit a snapshot of about the ring's size holding the newest records; it
+    reads back complete, and delivered + dropped (overwritten included) =
+    generated, per thread to the event.  A bad PVOMP_TRACE_RING: one
+    warning, the documented default (64M)."""
+    log = os.path.join(TMP, "ring.log")
+    gen, _ = emit(log, "basic", 2, 200000, PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="1M",
+                  PVOMP_TRACE_EVENTS="tp_*")
+    size = os.path.getsize(log)
+    check(size < (1 << 20) + 64 * 1024, "ring of 1M gave a %d-byte snapshot" % size)
+    recs, _ = dump(log)  # exit 0: complete
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq", "tp_str"))
+    check(dropped > 10 * delivered, "overwritten %d, kept %d: the ring kept too much"
+          % (dropped, delivered))
+    check_sequences(recs, basic_position)
+    check_tail(recs, 200000 + 200, basic_position)
+    reason, number, over = snapshot_info(log)
+    check(reason == "exit" and number == 0, "snapshot %r %d" % (reason, number))
+    # Dropped = overwritten + what full rings dropped before the writer came.
+    check(0 < over <= dropped, "pvtrace_snapshot says %d overwritten, the streams %d dropped"
+          % (over, dropped))
+    st = run_reader("stats", log).stdout.decode()
+    check(re.search(r"snapshot: +0 \(exit\).*overwritten before it: %d events" % over, st),
+          "stats does not show the snapshot:\n" + st)
+    # Time bound: 1 s keeps everything of a short run.
+    gen, _ = emit(log, "basic", 2, 20000, PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="1s,8M",
+                  PVOMP_TRACE_EVENTS="tp_*")
+    recs, _ = dump(log)
+    check(check_accounting(recs, gen, ("tp_seq", "tp_str"))[1] == 0, "1s,8M overwrote events")
+    for bad in ("banana", "10", "5x", "1s,2s", "0s"):
+        gen, p = emit(log, "basic", 1, 1000, PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING=bad,
+                      PVOMP_TRACE_EVENTS="tp_*")
+        warns = [l for l in p.stderr.splitlines() if "PVOMP_TRACE_RING" in l]
+        check(len(warns) == 1 and "using 64M" in warns[0], "PVOMP_TRACE_RING=%s: %r" % (bad, warns))
+        recs, _ = dump(log)
+        check(check_accounting(recs, gen, ("tp_seq", "tp_str"))[1] == 0,
+              "PVOMP_TRACE_RING=%s: the default ring overwrote events" % bad)
+    _, p = emit(log, "basic", 1, 10, PVOMP_TRACE_MODE="rings")
+    check(sum("PVOMP_TRACE_MODE" in l for l in p.stderr.splitlines()) == 1 and
+          os.path.getsize(log) > 0, "PVOMP_TRACE_MODE=rings: " + p.stderr)
+    print("ring_exit: %d-byte snapshot of a 1M ring: %d kept, %d overwritten" % (size, delivered, dropped))
+
+
+def busy_ring(log, **env):
+    proc = subprocess.Popen([emitter(), "busy", "2"],
+                            env=trace_env(log, PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="2M",
+                                          **env),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(proc.stdout.readline().strip() == "started", "busy emitter did not start")
+    return proc
+
+
+def wait_file(path, proc):
+    for _ in range(3000):
+        if os.path.exists(path):
+            return
+        check(proc.poll() is None, "the process ended before %s appeared" % path)
+        time.sleep(0.02)
+    fail("%s did not appear within a minute" % path)
+
+
+def check_live_snapshot(path, number):
+    recs, _ = dump(path)  # exit 0: complete
+    check_sequences(recs)
+    check(sum(1 for r in recs if r[0] == "tp_seq") > 1000, "%s: few records" % path)
+    reason, n, _ = snapshot_info(path)
+    check(reason == "signal" and n == number, "%s: snapshot %r %d" % (path, reason, n))
+    run_reader("stats", path)
+    return recs
+
+
+def test_ring_signal():
+    """SIGUSR2 while running: NAME.1, then NAME.2, each complete; numbering
+    goes on after the NAME.N already there."""
+    log = os.path.join(TMP, "sig.log")
+    with open(log + ".7", "w") as f:
+        f.write("an earlier run's")
+    proc = busy_ring(log)
+    try:
+        time.sleep(0.3)
+        for n in (8, 9):
+            os.kill(proc.pid, signal.SIGUSR2)
+            wait_file("%s.%d" % (log, n), proc)
+            recs = check_live_snapshot("%s.%d" % (log, n), n)
+        check(open(log + ".7").read() == "an earlier run's", "snapshot 7 was overwritten")
+        check(proc.poll() is None, "SIGUSR2 ended the process")
+    finally:
+        proc.kill()
+        proc.wait()
+    print("ring_signal: two snapshots while running, %d records in the second" % len(recs))
+
+
+def test_ring_snapshot_cmd():
+    """pvomp-trace snapshot PID sends the signal and names the file; a
+    process not in ring mode gets a clear message."""
+    log = os.path.join(TMP, "cmd.log")
+    proc = busy_ring(log)
+    try:
+        time.sleep(0.3)
+        p = run_reader("snapshot", proc.pid)
+        out = p.stdout.decode()
+        m = re.match(r"snapshot 1 of process %d written to (\S+)\n$" % proc.pid, out)
+        check(m and os.path.realpath(m.group(1)) == os.path.realpath(log + ".1"),
+              "pvomp-trace snapshot said %r" % out)
+        check_live_snapshot(log + ".1", 1)
+    finally:
+        proc.kill()
+        proc.wait()
+    plain = subprocess.Popen([emitter(), "busy", "1"], env=trace_env(os.path.join(TMP, "f.log")),
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        check(plain.stdout.readline().strip() == "started", "busy emitter did not start")
+        p = run_reader("snapshot", plain.pid, ok=(1,))
+        check("not trace in ring mode" in p.stderr.decode(), p.stderr.decode())
+        check(plain.poll() is None, "the refused snapshot signalled the process")
+    finally:
+        plain.kill()
+        plain.wait()
+    run_reader("snapshot", "banana", ok=(1,))
+    print("ring_snapshot_cmd: " + out.strip())
+
+
+def test_ring_crash():
+    """A program that crashes after some events (SIGSEGV, SIGABRT, SIGBUS,
+    SIGFPE): the crash snapshot exists, reads back complete with every
+    event (the main thread's last ones were still in its ring), and the
+    process still died of its signal.  Then with a ring far smaller than
+    the run: the tail, and delivered + dropped = generated."""
+    for how, sig in (("segv", signal.SIGSEGV), ("abort", signal.SIGABRT),
+                     ("bus", signal.SIGBUS), ("fpe", signal.SIGFPE)):
+        log = os.path.join(TMP, "crash-%s.log" % how)
+        gen, _ = emit(log, "crash", 2, 5000, how, expect_rc=-sig, PVOMP_TRACE_MODE="ring",
+                      PVOMP_TRACE_PERIOD_MS=0, PVOMP_TRACE_EVENTS="tp_*")
+        recs, _ = dump(log)
+        delivered, dropped = check_accounting(recs, gen, ("tp_seq",))
+        check(dropped == 0 and delivered == 15000, "%s: %d delivered, %d dropped"
+              % (how, delivered, dropped))
+        check_sequences(recs)
+        reason, _, _ = snapshot_info(log)
+        check(reason == "crash " + sig.name, "%s: reason %r" % (how, reason))
+    log = os.path.join(TMP, "crash-tail.log")
+    gen, _ = emit(log, "crash", 2, 100000, "segv", expect_rc=-signal.SIGSEGV,
+                  PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="1M", PVOMP_TRACE_EVENTS="tp_*")
+    recs, _ = dump(log)
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq",))
+    check(dropped > delivered, "1M ring: %d kept, %d overwritten" % (delivered, dropped))
+    check_sequences(recs)
+    check_tail(recs, 100000)
+    print("ring_crash: four signals, every event in the snapshot; 1M ring: %d kept, %d "
+          "overwritten" % (delivered, dropped))
+
+
+def test_ring_exitrace():
+    """exitrace in ring mode (a 1M recorder, overwritten many times over):
+    every record begun or refused before the log closed is in the exit
+    snapshot or in its dropped counts (overwritten ones included), to one
+    per thread as in exitrace."""
+    threads = 3
+    for rnd in range(3):
+        log = os.path.join(TMP, "ringexit%d.log" % rnd)
+        counts = os.path.join(TMP, "ringexit%d.counts" % rnd)
+        emit(log, "exitrace", threads, 100 + 50 * rnd, counts, PVOMP_TRACE_BUFSIZE="256K",
+             PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="1M", PVOMP_TRACE_PERIOD_MS=5)
+        with open(counts, "rb") as f:
+            c = struct.unpack("<%dQ" % (2 * threads), f.read())
+        generated = sum(c)
+        recs, _ = dump(log)
+        delivered = sum(1 for r in recs if r[0] == "tp_seq")
+        dropped = sum(r[3]["count"] for r in recs if r[0] == "dropped")
+        check(generated <= delivered + dropped <= generated + 2 * threads,
+              "round %d: %d in the snapshot + %d dropped, %d generated by the program"
+              % (rnd, delivered, dropped, generated))
+        check(snapshot_info(log)[2] > 0, "round %d: the 1M recorder overwrote nothing" % rnd)
+    print("ring_exitrace: delivered + dropped = generated through exit in ring mode (3 rounds)")
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()

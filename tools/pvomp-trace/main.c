@@ -4,6 +4,7 @@
  *   pvomp-trace stats LOG
  *   pvomp-trace timeline [--html [OUT.html] | --json [OUT.json]] [--width PX] LOG
  *   pvomp-trace events [LOG]
+ *   pvomp-trace snapshot PID   (a process tracing in ring mode writes a snapshot)
  *
  * Common options: --events FILE (declarations for logs without them, such as
  * QEMU's), -o FILE (output, default stdout).
@@ -23,6 +24,7 @@ static int usage(FILE *f, int status)
           "       pvomp-trace stats [options] LOG...\n"
           "       pvomp-trace timeline [--html [OUT.html]|--json [OUT.json]] [--width PX] [options] LOG...\n"
           "       pvomp-trace events [LOG]\n"
+          "       pvomp-trace snapshot PID\n"
           "options: --events FILE   trace-events declarations for logs that lack them\n"
           "         -o FILE         write the output there instead of stdout\n"
           "         --debuginfo DIR separate debug files, DIR/.build-id/xx/yyyy.debug\n"
@@ -37,6 +39,8 @@ static int usage(FILE *f, int status)
           "         per log; HTML: a row per log's thread), on each log's CLOCK_MONOTONIC\n"
           "         (the processes of one host)\n"
           "events:  the trace-events file for simpletrace.py (built-in catalog without LOG)\n"
+          "snapshot: make a process that traces with PVOMP_TRACE_MODE=ring write its\n"
+          "         recorder out (SIGUSR2) and print the snapshot's file name\n"
           "exit status: 0 complete log, 2 incomplete or damaged log (stderr says where),\n"
           "             1 usage error or unreadable log\n", f);
     return status;
@@ -53,6 +57,8 @@ int main(int argc, char **argv)
     cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
         return usage(stdout, 0);
+    if (!strcmp(cmd, "snapshot"))
+        return tr_cmd_snapshot(argc - 2, argv + 2, stdout);
     if (strcmp(cmd, "dump") && strcmp(cmd, "stats") && strcmp(cmd, "timeline") &&
         strcmp(cmd, "events")) {
         fprintf(stderr, "pvomp-trace: unknown command '%s'\n", cmd);

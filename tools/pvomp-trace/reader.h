@@ -112,6 +112,7 @@ enum tr_kind {
     K_META_CUT = K_CAT + TR_EV_pvtrace_cut,
     K_META_END = K_CAT + TR_EV_pvtrace_end,
     K_META_OBJECT = K_CAT + TR_EV_pvtrace_object,
+    K_META_SNAPSHOT = K_CAT + TR_EV_pvtrace_snapshot,
     K_META_ENUM = K_CAT + TR_EV_pvtrace_enum,
     /* runtime events the analyses understand */
     K_THREAD_BEGIN = K_CAT + TR_EV_thread_begin, K_THREAD_END = K_CAT + TR_EV_thread_end,
@@ -236,6 +237,9 @@ struct tr_log {
     size_t nenums;
     bool has_end;
     uint64_t end_streams, end_chunks, end_bytes;
+    /* a ring-mode snapshot (pvtrace_snapshot): why, which, what was overwritten */
+    char *snap_reason;
+    uint64_t snap_number, snap_over_events, snap_over_chunks;
 
     /* process and clock (pvtrace_process / pvtrace_clock) */
     uint64_t pid;
@@ -418,6 +422,7 @@ int64_t tr_log_time_offset(const struct tr_log *log);
  * names it by rank). */
 const char *tr_log_lane(const struct tr_log *log);
 int tr_cmd_events(struct tr_log *log, FILE *out);      /* log may be NULL: built-in catalog */
+int tr_cmd_snapshot(int argc, char **argv, FILE *out);  /* snapshot.c: argv = PID */
 
 /* ------------------------------------------------------------ output */
 struct tr_out {

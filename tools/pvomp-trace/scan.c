@@ -547,6 +547,12 @@ static void scan(struct tr_log *log)
             case K_META_OBJECT:
                 on_object(log, &r);
                 break;
+            case K_META_SNAPSHOT:
+                store_string(&log->snap_reason, &r, TR_ARG_pvtrace_snapshot_reason);
+                log->snap_number = r.u[TR_ARG_pvtrace_snapshot_number];
+                log->snap_over_events = r.u[TR_ARG_pvtrace_snapshot_overwritten_events];
+                log->snap_over_chunks = r.u[TR_ARG_pvtrace_snapshot_overwritten_chunks];
+                break;
             default:
                 log->top_events++;
             }
@@ -697,6 +703,7 @@ void tr_log_close(struct tr_log *log)
     free(log->exe);
     free(log->cmdline);
     free(log->runtime);
+    free(log->snap_reason);
     free(log->clock_source);
     if (log->fd >= 0)
         close(log->fd);

@@ -66,6 +66,11 @@ void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
     if (log->exe)
         tr_out_fmt(o, "process:   pid %llu  %s  [%s]  %s\n", (unsigned long long)log->pid,
                    log->exe, log->cmdline ? log->cmdline : "", log->runtime ? log->runtime : "");
+    if (log->snap_reason)
+        tr_out_fmt(o, "snapshot:  %llu (%s) of a ring-mode recorder; overwritten before it: "
+                      "%llu events in %llu chunks\n", (unsigned long long)log->snap_number,
+                   log->snap_reason, (unsigned long long)log->snap_over_events,
+                   (unsigned long long)log->snap_over_chunks);
     if (log->clock_source && log->clock_hz)
         tr_out_fmt(o, "clock:     %s (%.3f GHz)\n", log->clock_source, (double)log->clock_hz / 1e9);
     else if (log->clock_source)
