@@ -14,6 +14,12 @@
  *   T <benchmark> <elapsed-time sample>
  *   X <construct> <details: innerreps, reference time>
  * With --list only "L <name>" lines are printed.
+ *
+ * --reps N (for counting instructions, bench/ompt/instructions.sh): each
+ * selected construct runs N instances once, in one call of bench_measured()
+ * (a function for callgrind to collect and dump at), with no timing, no
+ * reference and no growth of innerreps; "X <construct> reps=N" is printed
+ * per construct.  --fib N sets fib's argument (FIB30 keeps its name).
  */
 #ifndef PVOMP_BENCHLIB_H
 #define PVOMP_BENCHLIB_H
@@ -26,6 +32,8 @@ struct bench_opts {
     int outer;          /* outer repetitions per construct */
     const char *only;   /* comma list of construct names, or NULL for all */
     int list;           /* --list: print "L <name>" per benchmark, measure nothing */
+    long reps;          /* --reps N: run each construct N times once, untimed (0: off) */
+    int fib;            /* --fib N: the task-parallel fib's argument (30) */
 };
 
 extern struct bench_opts bench_opt;
@@ -45,6 +53,9 @@ void bench_overhead(const char *name, bench_fn test, bench_fn ref);
 
 /* Measure the elapsed time of fn() (reps samples). */
 void bench_elapsed(const char *name, void (*fn)(void), int reps);
+
+/* Runs fn(reps) (never inlined: a function name for callgrind). */
+void bench_measured(bench_fn fn, long reps);
 
 /* The usual reference: innerreps delays in a row on one thread. */
 void bench_ref_delays(long innerreps);

@@ -126,8 +126,17 @@ typedef enum ompt_scope_endpoint_t {
 
 typedef enum ompt_dispatch_t {
     ompt_dispatch_iteration = 1,
-    ompt_dispatch_section = 2
+    ompt_dispatch_section = 2,
+    ompt_dispatch_ws_loop_chunk = 3,                  /* OpenMP 5.2 */
+    ompt_dispatch_taskloop_chunk = 4,                 /* OpenMP 5.2 */
+    ompt_dispatch_distribute_chunk = 5                /* OpenMP 5.2 */
 } ompt_dispatch_t;
+
+/* OpenMP 5.2: what instance.ptr points to for the *_chunk dispatch kinds. */
+typedef struct ompt_dispatch_chunk_t {
+    uint64_t start;        /* first logical iteration of the chunk (from 0) */
+    uint64_t iterations;   /* number of iterations in the chunk */
+} ompt_dispatch_chunk_t;
 
 typedef enum ompt_sync_region_t {
     ompt_sync_region_barrier = 1,                     /* deprecated (5.1) */

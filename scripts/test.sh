@@ -30,6 +30,12 @@ part ctest bash -c "cd '$build' && ctest --output-on-failure -j2 --timeout 600 -
 # Tests whose prerequisite is missing report SKIP: named here; a failure under CI=true.
 part ctest-skips python3 "$here/scripts/testsuite/ctest_skips.py" "$build/ctest-junit.xml"
 part build-matrix bash "$here/scripts/build-matrix.sh" "$build/matrix"
+# What the OMPT sites cost a program without a tool: instructions per
+# construct (callgrind, exact), pvomp against a -DPVOMP_OMPT=OFF build of
+# itself (built in $build-noompt), each within its budget of flag tests
+# (bench/ompt/instructions.sh, docs/ompt.md "Overhead without a tool").
+part ompt-cost bash "$here/bench/ompt/instructions.sh" --check \
+  --only BARRIER,SINGLE,CRITICAL,LOCK,ATOMIC_ld,ORDERED,FOR_dynamic,PARALLEL,PARALLEL_TASK,TASKWAIT "$build"
 # LLVM's OMPT tests (a tool's conformance suite), and libomp beside for comparison.
 part llvm-ompt bash "$here/scripts/llvm-ompt-tests.sh" "$build"
 # Tasks and target constructs are implemented: their testsuite tests run

@@ -29,9 +29,9 @@ trap 'rm -rf "$logdir"' EXIT
 echo "== building the benchmark"
 python3 "$src/src/trace/tracegen.py" --group bench "$here/bench-events" "$out/bench-trace.h" "$out/bench-trace.c"
 CFLAGS="-O2 -g -std=gnu11 -Wall -Wextra"
-# The trace sources on their own, without the runtime: observe.c reads the
-# phantom page (src/phantom) and is left out.
-trace_src=$(ls "$src"/src/trace/*.c | grep -v '/observe\.c$')
+# The trace sources on their own, without the runtime (the trace module
+# needs only src/base, whose headers it includes).
+trace_src=$(ls "$src"/src/trace/*.c)
 gcc $CFLAGS -DBENCH_IMPL=1 -D_GNU_SOURCE -I"$src/src" -I"$src/include" -I"$build/gen" \
   "$here/bench_trace.c" $trace_src "$build/gen/trace/events.c" -lpthread -o "$out/bench_trace-1"
 gcc $CFLAGS -DBENCH_IMPL=2 -I"$out" -I"$src/include" "$here/bench_trace.c" "$out/bench-trace.c" \

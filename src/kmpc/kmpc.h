@@ -9,12 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PV_KMPC_EXPORT __attribute__((visibility("default")))
+#include "base/compiler.h"
+
+#define PV_KMPC_EXPORT PV_EXPORT
 
 typedef int32_t kmp_int32;
 typedef uint32_t kmp_uint32;
 typedef int64_t kmp_int64;
 typedef uint64_t kmp_uint64;
+typedef uint8_t kmp_uint8;
 
 /* The source location clang passes first: only psource is read, never. */
 typedef struct ident {
@@ -66,6 +69,11 @@ void pv_kmpc_body(void *data);
 
 /* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
+
+/* The object the first thread of the team to get here makes with create;
+ * every thread of the team must call it at the same construct
+ * (kmpc_team.c). */
+void *pv_kmpc_team_once(void *(*create)(void *ctx), void *ctx);
 
 /* The runtime's own entry points that the __kmpc_* layer stands on. */
 int omp_get_thread_num(void);

@@ -58,3 +58,86 @@ PV_KMP_SYMVER(pv_kmp_destroy_nest_lock, omp_destroy_nest_lock);
 PV_KMP_SYMVER(pv_kmp_set_nest_lock, omp_set_nest_lock);
 PV_KMP_SYMVER(pv_kmp_unset_nest_lock, omp_unset_nest_lock);
 PV_KMP_SYMVER(pv_kmp_test_nest_lock, omp_test_nest_lock);
+
+/* libomp's own lock entry points (__kmpc_*_lock), which compilers other
+ * than clang call for omp_*_lock: the user's lock in libomp's layout, as
+ * omp_*_lock@VERSION take it.  Hints are advisory: ignored. */
+void omp_init_lock(void *l);
+void omp_destroy_lock(void *l);
+void omp_set_lock(void *l);
+void omp_unset_lock(void *l);
+int omp_test_lock(void *l);
+
+PV_KMPC_EXPORT void __kmpc_init_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    omp_init_lock(user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_init_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
+                                               uintptr_t hint)
+{
+    (void)loc, (void)gtid, (void)hint;
+    omp_init_lock(user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_destroy_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    omp_destroy_lock(user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_set_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    omp_set_lock(user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_unset_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    omp_unset_lock(user_lock);
+}
+
+PV_KMPC_EXPORT int __kmpc_test_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    return omp_test_lock(user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_init_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    pv_kmp_init_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t *loc, kmp_int32 gtid,
+                                                    void **user_lock, uintptr_t hint)
+{
+    (void)loc, (void)gtid, (void)hint;
+    pv_kmp_init_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_destroy_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    pv_kmp_destroy_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_set_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    pv_kmp_set_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+
+PV_KMPC_EXPORT void __kmpc_unset_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    pv_kmp_unset_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+
+PV_KMPC_EXPORT int __kmpc_test_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+{
+    (void)loc, (void)gtid;
+    return pv_kmp_test_nest_lock((kmp_nest_lock_t *)user_lock);
+}

@@ -4,20 +4,27 @@
  * (libomp's critical method) with the lock clang passes, a kmp_critical_name
  * of its own per reduction; a team of one skips the lock. */
 #include "kmpc/kmpc.h"
+#include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 typedef void (*reduce_fn)(void *lhs, void *rhs);
 
-static kmp_int32 reduce_begin(kmp_critical_name *lck)
+/* OMPT's reduction callback: begin before the lock, end after it (as
+ * libomp's critical method reports it), at the program's call site. */
+static kmp_int32 reduce_begin(kmp_critical_name *lck, const void *codeptr)
 {
+    if (pv_ompt_tool())
+        pv_ompt_reduction(ompt_scope_begin, codeptr);
     if (omp_get_num_threads() > 1)
         GOMP_critical_name_start((void **)lck);
     return 1;
 }
 
-static void reduce_end(kmp_critical_name *lck)
+static void reduce_end(kmp_critical_name *lck, const void *codeptr)
 {
     if (omp_get_num_threads() > 1)
         GOMP_critical_name_end((void **)lck);
+    if (pv_ompt_tool())
+        pv_ompt_reduction(ompt_scope_end, codeptr);
 }
 
 PV_KMPC_EXPORT kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
@@ -26,13 +33,13 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_
 {
     (void)loc, (void)gtid, (void)num_vars, (void)reduce_size, (void)reduce_data,
         (void)reduce_func;
-    return reduce_begin(lck);
+    return reduce_begin(lck, __builtin_return_address(0));
 }
 
 PV_KMPC_EXPORT void __kmpc_end_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
 {
     (void)loc, (void)gtid;
-    reduce_end(lck);
+    reduce_end(lck, __builtin_return_address(0));
 }
 
 PV_KMPC_EXPORT kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
@@ -41,7 +48,7 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 n
 {
     (void)loc, (void)gtid, (void)num_vars, (void)reduce_size, (void)reduce_data,
         (void)reduce_func;
-    return reduce_begin(lck);
+    return reduce_begin(lck, __builtin_return_address(0));
 }
 
 /* The blocking form ends with the team's barrier: every partial result is
@@ -49,6 +56,6 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 n
 PV_KMPC_EXPORT void __kmpc_end_reduce(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
 {
     (void)loc, (void)gtid;
-    reduce_end(lck);
+    reduce_end(lck, __builtin_return_address(0));
     GOMP_barrier();
 }

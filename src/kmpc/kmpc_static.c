@@ -61,3 +61,30 @@ PV_KMPC_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
 }
+
+/* distribute parallel for in one call: the league's share of the loop for
+ * this team first (libomp's balanced split, the distribute kind), its upper
+ * bound in *pupperD, then this thread's share of the team's part by
+ * `schedtype` (static or static chunked).  The last iteration is this
+ * thread's only if its team holds it too. */
+#define PV_DIST_STATIC_INIT(suffix, T, S)                                                  \
+    PV_KMPC_EXPORT void __kmpc_dist_for_static_init_##suffix(                              \
+        ident_t *loc, kmp_int32 gtid, kmp_int32 schedtype, kmp_int32 *plastiter, T *plower, \
+        T *pupper, T *pupperD, S *pstride, S incr, S chunk)                                \
+    {                                                                                      \
+        kmp_int32 team_last = 0;                                                           \
+        S team_stride;                                                                     \
+        __kmpc_for_static_init_##suffix(loc, gtid, PV_KMP_DISTRIBUTE, &team_last, plower,  \
+                                        pupper, &team_stride, incr, 0);                    \
+        *pupperD = *pupper;                                                                \
+        kmp_int32 last = 0;                                                                \
+        __kmpc_for_static_init_##suffix(loc, gtid, schedtype, &last, plower, pupper,       \
+                                        pstride, incr, chunk);                             \
+        if (plastiter)                                                                     \
+            *plastiter = team_last && last;                                                \
+    }
+
+PV_DIST_STATIC_INIT(4, kmp_int32, kmp_int32)
+PV_DIST_STATIC_INIT(4u, kmp_uint32, kmp_int32)
+PV_DIST_STATIC_INIT(8, kmp_int64, kmp_int64)
+PV_DIST_STATIC_INIT(8u, kmp_uint64, kmp_int64)

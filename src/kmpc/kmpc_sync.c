@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 
 #include "kmpc/kmpc.h"
+#include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 PV_KMPC_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
 {
@@ -22,26 +23,44 @@ PV_KMPC_EXPORT void __kmpc_end_single(ident_t *loc, kmp_int32 gtid)
     (void)loc, (void)gtid;
 }
 
+/* master and masked: OMPT's masked callback for the thread that runs the
+ * body (begin here, end in end_masked, which only that thread calls);
+ * codeptr is the program's call site. */
+static kmp_int32 masked_begin(bool mine, const void *codeptr)
+{
+    if (mine && pv_ompt_tool())
+        pv_ompt_masked(ompt_scope_begin, codeptr);
+    return mine;
+}
+
+static void masked_end(const void *codeptr)
+{
+    if (pv_ompt_tool())
+        pv_ompt_masked(ompt_scope_end, codeptr);
+}
+
 PV_KMPC_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    return omp_get_thread_num() == 0;
+    return masked_begin(omp_get_thread_num() == 0, __builtin_return_address(0));
 }
 
 PV_KMPC_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    masked_end(__builtin_return_address(0));
 }
 
 PV_KMPC_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter)
 {
     (void)loc, (void)gtid;
-    return omp_get_thread_num() == filter;
+    return masked_begin(omp_get_thread_num() == filter, __builtin_return_address(0));
 }
 
 PV_KMPC_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    masked_end(__builtin_return_address(0));
 }
 
 _Static_assert(sizeof(kmp_critical_name) >= sizeof(void *), "a GOMP critical name fits");
@@ -82,6 +101,8 @@ PV_KMPC_EXPORT void __kmpc_flush(ident_t *loc)
 {
     (void)loc;
     atomic_thread_fence(memory_order_seq_cst);
+    if (pv_ompt_tool())
+        pv_ompt_flush(__builtin_return_address(0));
 }
 
 /* copyprivate: the thread that ran the single (didit) publishes its data;

@@ -8,10 +8,11 @@
  * KNOWN LIMIT: an if(0) task (task_begin_if0 ... task_complete_if0, the body
  * called by clang in between) runs as part of its parent task here, so a
  * taskwait inside it also waits for its siblings' children. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmpc/kmpc.h"
+#include "kmpc/kmpc_task.h"
 #include "runtime/task_internal.h"
 
 void *pv_malloc(size_t size);
@@ -21,59 +22,43 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
 void GOMP_taskwait(void);
 void GOMP_taskwait_depend(void **depend);
 void GOMP_taskyield(void);
-void GOMP_taskgroup_start(void);
-void GOMP_taskgroup_end(void);
-
-typedef kmp_int32 (*kmp_routine_entry_t)(kmp_int32 gtid, void *task);
-
-/* clang's kmp_task_t header; the privates follow it. */
-typedef struct {
-    void *shareds;
-    kmp_routine_entry_t routine;
-    kmp_int32 part_id;
-    kmp_routine_entry_t destructors; /* data1 */
-    kmp_int32 priority;              /* data2 */
-} kmp_task_t;
-
-/* libomp's kmp_tasking_flags_t bits that clang sets. */
-enum {
-    KMP_TASK_TIED = 1u << 0,
-    KMP_TASK_FINAL = 1u << 1,
-    KMP_TASK_MERGED_IF0 = 1u << 2,
-    KMP_TASK_DESTRUCTORS = 1u << 3,
-    KMP_TASK_PRIORITY = 1u << 5,
-    KMP_TASK_DETACHABLE = 1u << 6,
-};
-
-
-/* Before the header, what pvomp keeps of the allocation's flags. */
-struct task_block {
-    kmp_int32 flags;
-    kmp_int32 pad;
-    _Alignas(16) kmp_task_t task;
-};
-
-static struct task_block *block_of(kmp_task_t *t)
-{
-    return (struct task_block *)((char *)t - offsetof(struct task_block, task));
-}
 
 PV_KMPC_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
                                                  size_t sizeof_kmp_task_t, size_t sizeof_shareds,
                                                  kmp_routine_entry_t task_entry)
 {
     (void)loc, (void)gtid;
-    if (flags & KMP_TASK_DETACHABLE)
-        pv_unsupported("__kmpc_omp_task_alloc with detach (task_allow_completion_event)");
-    size_t head = offsetof(struct task_block, task);
+    size_t head = offsetof(struct pv_kmpc_task_block, task);
     size_t task_bytes = (sizeof_kmp_task_t + 15) & ~(size_t)15;
-    struct task_block *b = pv_malloc(head + task_bytes + sizeof_shareds);
+    struct pv_kmpc_task_block *b = pv_malloc(head + task_bytes + sizeof_shareds);
     memset(b, 0, head + task_bytes);
     b->flags = flags;
+    b->task_bytes = task_bytes;
+    b->shareds_bytes = sizeof_shareds;
     kmp_task_t *t = &b->task;
     t->shareds = sizeof_shareds ? (char *)t + task_bytes : NULL;
     t->routine = task_entry;
     return t;
+}
+
+kmp_task_t *pv_kmpc_task_clone(kmp_task_t *t)
+{
+    struct pv_kmpc_task_block *b = pv_kmpc_block_of(t);
+    size_t head = offsetof(struct pv_kmpc_task_block, task);
+    size_t bytes = head + b->task_bytes + b->shareds_bytes;
+    struct pv_kmpc_task_block *c = pv_malloc(bytes);
+    memcpy(c, b, bytes);
+    if (t->shareds)
+        c->task.shareds = (char *)&c->task + b->task_bytes;
+    return &c->task;
+}
+
+void pv_kmpc_task_discard(kmp_task_t *t)
+{
+    struct pv_kmpc_task_block *b = pv_kmpc_block_of(t);
+    if (b->flags & KMP_TASK_DESTRUCTORS)
+        t->destructors(pv_kmpc_gtid(), t);
+    free(b);
 }
 
 /* The task whose routine this thread runs.  clang splits an untied task at
@@ -83,22 +68,27 @@ PV_KMPC_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, k
  * untied tasks that reach a scheduling point). */
 static __thread kmp_task_t *running;
 
+/* What GOMP_task copies for a task: the event word first (GOMP_task writes
+ * a detached task's event into the first word of its data, as gcc's code
+ * expects), then the kmp_task_t. */
+struct gomp_arg {
+    void *event;
+    kmp_task_t *task;
+};
+
 static void run_task(void *arg)
 {
-    kmp_task_t *t = *(kmp_task_t **)arg, *outer = running;
-    struct task_block *b = block_of(t);
+    kmp_task_t *t = ((struct gomp_arg *)arg)->task, *outer = running;
     kmp_int32 gtid = pv_kmpc_gtid();
     running = t;
     t->routine(gtid, t);
     running = outer;
-    if (b->flags & KMP_TASK_DESTRUCTORS)
-        t->destructors(gtid, t);
-    free(b);
+    pv_kmpc_task_discard(t);
 }
 
-static void submit(kmp_task_t *t, void **depend)
+void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
 {
-    struct task_block *b = block_of(t);
+    struct pv_kmpc_task_block *b = pv_kmpc_block_of(t);
     if (t == running)
         pv_unsupported("__kmpc_omp_task resuming an untied task");
     unsigned gflags = 0;
@@ -113,14 +103,20 @@ static void submit(kmp_task_t *t, void **depend)
     }
     if (depend)
         gflags |= PV_GTF_DEPEND;
-    GOMP_task(run_task, &t, NULL, sizeof t, _Alignof(kmp_task_t *), true, gflags, depend,
-              priority, NULL);
+    struct gomp_arg arg = {NULL, t};
+    void *detach = NULL;
+    if (b->event) { /* GOMP_task publishes pvomp's event before it can run */
+        gflags |= PV_GTF_DETACH;
+        detach = (void *)&b->event->gomp;
+    }
+    GOMP_task(run_task, &arg, NULL, sizeof arg, _Alignof(struct gomp_arg), true, gflags, depend,
+              priority, detach);
 }
 
 PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task)
 {
     (void)loc, (void)gtid;
-    submit(new_task, NULL);
+    pv_kmpc_task_submit(new_task, NULL);
     return 0; /* TASK_CURRENT_NOT_QUEUED, as libomp returns */
 }
 
@@ -172,12 +168,12 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid,
 {
     (void)loc, (void)gtid, (void)ndeps_noalias, (void)noalias_dep_list;
     if (ndeps <= 0) {
-        submit(new_task, NULL);
+        pv_kmpc_task_submit(new_task, NULL);
         return 0;
     }
     void **buf = pv_malloc((5 + (size_t)ndeps) * sizeof(void *) + (size_t)ndeps * 2 * sizeof(void *));
     void *(*objs)[2] = (void *(*)[2])(buf + 5 + ndeps);
-    submit(new_task, gomp_depend(buf, objs, ndeps, dep_list));
+    pv_kmpc_task_submit(new_task, gomp_depend(buf, objs, ndeps, dep_list));
     free(buf); /* GOMP_task has registered the dependences */
     return 0;
 }
@@ -203,8 +199,50 @@ PV_KMPC_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_
 PV_KMPC_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
-    free(block_of(task));
+    struct pv_kmpc_task_block *b = pv_kmpc_block_of(task);
+    if (b->event) { /* an undeferred detached task completes when fulfilled */
+        while (!atomic_load_explicit(&b->event->fulfilled, memory_order_acquire))
+            GOMP_taskyield();
+        free(b->event);
+    }
+    pv_kmpc_task_discard(task);
 }
+
+/* detach(event): the event handle, fulfilled by omp_fulfill_event. */
+PV_KMPC_EXPORT struct pv_kmpc_event *__kmpc_task_allow_completion_event(ident_t *loc,
+                                                                       kmp_int32 gtid,
+                                                                       kmp_task_t *task)
+{
+    (void)loc, (void)gtid;
+    struct pv_kmpc_task_block *b = pv_kmpc_block_of(task);
+    if (!b->event) {
+        b->event = pv_malloc(sizeof *b->event);
+        atomic_init(&b->event->gomp, NULL);
+        atomic_init(&b->event->fulfilled, 0);
+    }
+    return b->event;
+}
+
+void omp_fulfill_event(uintptr_t event);
+
+/* omp_fulfill_event@VERSION: clang programs hold the kmpc event.  A
+ * submitted task has pvomp's own event in it; an undeferred one (never
+ * submitted) is waited for in task_complete_if0, which frees the event. */
+PV_KMPC_EXPORT void pv_kmp_omp_fulfill_event(struct pv_kmpc_event *ev)
+{
+    if (!ev) {
+        pv_warn("omp_fulfill_event: invalid event handle (ignored)");
+        return;
+    }
+    void *gomp = atomic_load_explicit(&ev->gomp, memory_order_acquire);
+    if (!gomp) {
+        atomic_store_explicit(&ev->fulfilled, 1, memory_order_release);
+        return;
+    }
+    free(ev);
+    omp_fulfill_event((uintptr_t)gomp);
+}
+__asm__(".symver pv_kmp_omp_fulfill_event, omp_fulfill_event@VERSION");
 
 PV_KMPC_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
 {
@@ -224,10 +262,12 @@ PV_KMPC_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_taskgroup_start();
+    pv_kmpc_taskred_enter();
 }
 
 PV_KMPC_EXPORT void __kmpc_end_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_taskgroup_end();
+    pv_kmpc_taskred_leave(); /* combines the taskgroup's reductions */
 }

@@ -71,6 +71,22 @@ static void dependences_event(struct pv_ompt_task *o, void **depend, size_t n)
         free(deps);
 }
 
+void pv_ompt_doacross(int type, const unsigned long long *v, unsigned n)
+{
+    pv_ompt_enter();
+    if (!pv_ompt_on(dependences) || n == 0)
+        return;
+    ompt_dependence_t small[16];
+    ompt_dependence_t *deps = n <= 16 ? small : pv_malloc(n * sizeof *deps);
+    for (unsigned i = 0; i < n; i++) {
+        deps[i].variable.value = v[i];
+        deps[i].dependence_type = (ompt_dependence_type_t)type;
+    }
+    pv_ompt_call(dependences, &pv_ompt_cur_task()->data, deps, (int)n);
+    if (deps != small)
+        free(deps);
+}
+
 /* t is announced with `flags`: task_create, and dependences when `depend`
  * names some.  The codeptr and frame come from PV_OMPT_ENTRY of the call. */
 static void announce(struct pv_task *t, int flags, void **depend)
@@ -89,6 +105,9 @@ static void announce(struct pv_task *t, int flags, void **depend)
     me->enter_frame = NULL;
     if (!codeptr)
         codeptr = pv_ompt_codeptr(me->taskloop_codeptr);
+    o->chunk_start = me->chunk_start;
+    o->chunk_iterations = me->chunk_iterations;
+    me->chunk_iterations = 0;
     size_t ndeps = depend ? (uintptr_t)(depend[0] ? depend[0] : depend[1]) : 0;
     if (pv_ompt_on(task_create)) {
         enc->frame.enter_frame.ptr = frame;
@@ -141,6 +160,25 @@ void pv_ompt_taskwait_complete(struct pv_task *w)
                      &pv_ompt_task_of(w->parent)->data);
 }
 
+void pv_ompt_dep_wait_init(struct pv_task *t, void **depend)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    me->dep_wait_codeptr = me->codeptr;
+    me->dep_wait_frame = me->enter_frame;
+    pv_ompt_taskwait_init(t, depend);
+}
+
+void pv_ompt_dep_wait_done(struct pv_task *t, unsigned gomp_flags)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    pv_ompt_taskwait_complete(t);
+    me->codeptr = me->dep_wait_codeptr;
+    me->enter_frame = me->dep_wait_frame;
+    me->dep_wait_codeptr = NULL;
+    me->dep_wait_frame = NULL;
+    pv_ompt_task_create(t, true, gomp_flags, NULL);
+}
+
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
 {
     if (pv_ompt_on(task_dependence))
@@ -159,6 +197,12 @@ void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_
     pv_ompt_set_state(pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial, NULL);
     if (pv_ompt_on(task_schedule))
         pv_ompt_call(task_schedule, &p->data, ompt_task_switch, &n->data);
+    if (n->chunk_iterations && pv_ompt_on(dispatch)) {
+        /* OpenMP 5.2: a taskloop's task begins its chunk. */
+        ompt_dispatch_chunk_t chunk = {n->chunk_start, n->chunk_iterations};
+        pv_ompt_call(dispatch, n->parallel, &n->data, ompt_dispatch_taskloop_chunk,
+                     (ompt_data_t){.ptr = &chunk});
+    }
 }
 
 void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
@@ -239,10 +283,16 @@ void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr)
         pv_ompt_thr.taskloop_codeptr = codeptr;
     else
         pv_ompt_thr.taskloop_codeptr = NULL;
+    pv_ompt_thr.chunk_iterations = 0;
     if (pv_ompt_on(work))
         pv_ompt_call(work, ompt_work_taskloop, begin ? ompt_scope_begin : ompt_scope_end,
-                     pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, begin ? count : 0,
-                     codeptr);
+                     pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, count, codeptr);
+}
+
+void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n)
+{
+    pv_ompt_thr.chunk_start = start;
+    pv_ompt_thr.chunk_iterations = n;
 }
 
 /* ---------------------------------------------------- cancel and error */

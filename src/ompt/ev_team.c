@@ -110,6 +110,9 @@ static void combined_work_begin(struct pv_team *team, struct pv_ompt_task *o)
     int *slot = pv_ompt_work_slot();
     if (slot)
         *slot = team->ompt.combined_work;
+    const void **sections = pv_ompt_sections_codeptr_slot();
+    if (sections && team->ompt.combined_work == ompt_work_sections)
+        *sections = team->ompt.codeptr;
     if (pv_ompt_on(work))
         pv_ompt_call(work, team->ompt.combined_work, ompt_scope_begin, &team->ompt.data, &o->data,
                      team->ws[0].n, team->ompt.codeptr);
@@ -138,41 +141,6 @@ void pv_ompt_exit_frame(void *frame)
     o->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
 }
 
-void pv_ompt_worker_end(struct pv_team *team, unsigned id)
-{
-    pv_ompt_enter();
-    struct pv_ompt_thread *me = &pv_ompt_thr;
-    struct pv_ompt_task *o = &team->implicit[id].ompt;
-    /* A worker reaches the region's end barrier from the runtime's thread
-     * loop, not from a call in the program: no code address (as libomp). */
-    const void *codeptr = NULL;
-    const int kind = ompt_sync_region_barrier_implicit_parallel;
-    o->frame.exit_frame.ptr = NULL;
-    me->ending = *o;
-    me->ending.parallel = NULL;
-    barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
-
-    /* Before the barrier: the primary passes it only after this. */
-    atomic_fetch_add_explicit(&workers_ending, 1, memory_order_relaxed);
-    ending_here = true;
-    pv_barrier_wait(&team->final, team, false);
-    /* The team is the primary thread's again: only the copy from here on. */
-    me->use_ending = 1;
-    barrier_leave(kind, NULL, &me->ending.data, codeptr, ompt_state_overhead);
-    if (pv_ompt_on(implicit_task))
-        pv_ompt_call(implicit_task, ompt_scope_end, NULL, &me->ending.data, 0, id,
-                     ompt_task_implicit);
-    me->use_ending = 0;
-    int *slot = pv_ompt_work_slot();
-    if (slot)
-        *slot = 0;
-    pv_ompt_set_state(ompt_state_idle, NULL);
-    /* Release: the callbacks above are done before the finalizer goes on. */
-    ending_here = false;
-    atomic_fetch_sub_explicit(&workers_ending, 1, memory_order_release);
-    pv_trace_time_unshare(); /* the callbacks above took time */
-}
-
 /* Before the tool is finalized: let the workers of the last region finish
  * their callbacks (at most about a second, for a worker that is not
  * scheduled; a program that exits while other threads still run its
@@ -186,26 +154,6 @@ static bool workers_ended(void)
 void pv_ompt_wait_workers_ended(void)
 {
     pv_ompt_wait_until(workers_ended);
-}
-
-void pv_ompt_primary_end(struct pv_team *team)
-{
-    pv_ompt_enter();
-    struct pv_ompt_task *o = &team->implicit[0].ompt;
-    const void *codeptr = team->ompt.codeptr;
-    const int kind = ompt_sync_region_barrier_implicit_parallel;
-    o->frame.exit_frame.ptr = NULL;
-    barrier_enter(kind, &team->ompt.data, &o->data, codeptr, &team->final);
-    pv_barrier_wait(&team->final, team, false);
-    /* The region ended in the barrier: its end and the implicit task's end
-     * have no parallel data, on the primary as on the workers (as libomp). */
-    barrier_leave(kind, NULL, &o->data, codeptr, ompt_state_overhead);
-    if (pv_ompt_on(implicit_task))
-        pv_ompt_call(implicit_task, ompt_scope_end, NULL, &o->data, 0, 0, ompt_task_implicit);
-    int *slot = pv_ompt_work_slot();
-    if (slot)
-        *slot = 0;
-    pv_trace_time_unshare(); /* the callbacks above took time */
 }
 
 void pv_ompt_parallel_end(struct pv_team *team)
@@ -227,25 +175,103 @@ void pv_ompt_thread_exit(void)
 
 /* ------------------------------------------------------------ barriers */
 
-bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable)
+static int sync_region_kind(enum pv_barrier_kind kind)
+{
+    switch (kind) {
+    case PV_BARRIER_JOIN:
+        return ompt_sync_region_barrier_implicit_parallel;
+    case PV_BARRIER_WORKSHARE:
+    case PV_BARRIER_WORKSHARE_CANCEL:
+        return ompt_sync_region_barrier_implicit_workshare;
+    case PV_BARRIER_COPYPRIVATE:
+        return ompt_sync_region_barrier_implementation;
+    default:
+        return ompt_sync_region_barrier_explicit;
+    }
+}
+
+/* The region's final barrier.  A worker reaches it from the runtime's
+ * thread loop, not from a call in the program: no code address (as
+ * libomp); the primary reports the region's. */
+static void join_begin(struct pv_ompt_sync *s)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    struct pv_team *team = pv_thr.ts.team;
+    unsigned id = pv_thr.ts.team_id;
+    struct pv_ompt_task *o = &team->implicit[id].ompt;
+    o->frame.exit_frame.ptr = NULL;
+    s->member = id;
+    s->join = id ? 2 : 1;
+    /* The implicit task's end gives the team size on the primary, 0 on the
+     * workers (as libomp; tasks/taskloop.c checks it). */
+    s->nthreads = id ? 0 : team->nthreads;
+    s->parallel = NULL; /* at the end: the region ended in the barrier (as libomp) */
+    s->task = &o->data;
+    s->codeptr = id ? NULL : team->ompt.codeptr;
+    if (id) {
+        /* After the barrier a worker must not touch the team: it ends on a copy. */
+        me->ending = *o;
+        me->ending.parallel = NULL;
+        s->task = &me->ending.data;
+    }
+    barrier_enter(s->kind, &team->ompt.data, &o->data, s->codeptr, &team->final);
+    if (id) {
+        /* Before the barrier: the primary passes it only after this. */
+        atomic_fetch_add_explicit(&workers_ending, 1, memory_order_relaxed);
+        ending_here = true;
+    }
+}
+
+static void join_end(struct pv_ompt_sync *s)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    bool worker = s->join == 2;
+    if (worker)
+        me->use_ending = 1; /* the team is the primary thread's again */
+    barrier_leave(s->kind, NULL, s->task, s->codeptr, ompt_state_overhead);
+    if (pv_ompt_on(implicit_task))
+        pv_ompt_call(implicit_task, ompt_scope_end, NULL, s->task, s->nthreads, s->member,
+                     ompt_task_implicit);
+    me->use_ending = 0;
+    int *slot = pv_ompt_work_slot();
+    if (slot)
+        *slot = 0;
+    if (worker) {
+        pv_ompt_set_state(ompt_state_idle, NULL);
+        /* Release: the callbacks above are done before the finalizer goes on. */
+        ending_here = false;
+        atomic_fetch_sub_explicit(&workers_ending, 1, memory_order_release);
+    }
+}
+
+void pv_ompt_barrier_begin(struct pv_ompt_sync *s, enum pv_barrier_kind kind, const void *codeptr)
 {
     pv_ompt_enter();
+    s->kind = sync_region_kind(kind);
+    s->join = 0;
+    if (kind == PV_BARRIER_JOIN) {
+        join_begin(s);
+        return;
+    }
     if (pv_ompt_on(sync_region) || pv_ompt_on(sync_region_wait) || pv_ompt_on(cancel))
         codeptr = pv_ompt_codeptr(codeptr);
-    struct pv_ompt_task *task = pv_ompt_cur_task();
-    ompt_data_t *par = pv_ompt_cur_parallel();
+    s->codeptr = codeptr;
+    s->task = &pv_ompt_cur_task()->data;
+    s->parallel = pv_ompt_cur_parallel();
     struct pv_team *team = pv_thr.ts.team;
-    barrier_enter(kind, par, &task->data, codeptr, team ? (void *)&team->barrier : NULL);
-    bool cancelled = false;
-    if (cancellable)
-        cancelled = pv_team_barrier_cancel();
-    else
-        pv_team_barrier();
-    barrier_leave(kind, par, &task->data, codeptr, pv_ompt_work_state());
-    if (cancelled)
-        pv_ompt_cancel(0, false, codeptr);
+    barrier_enter(s->kind, s->parallel, s->task, codeptr, team ? (void *)&team->barrier : NULL);
+}
+
+void pv_ompt_barrier_end(struct pv_ompt_sync *s, bool cancelled)
+{
+    if (s->join) {
+        join_end(s);
+    } else {
+        barrier_leave(s->kind, s->parallel, s->task, s->codeptr, pv_ompt_work_state());
+        if (cancelled)
+            pv_ompt_cancel(0, false, s->codeptr);
+    }
     pv_trace_time_unshare(); /* the callbacks above took time */
-    return cancelled;
 }
 
 /* ---------------------------------------------------- host teams regions */

@@ -35,7 +35,13 @@ void pv_ompt_loop_begin(struct pv_ws *ws)
 void pv_ompt_sections_begin(struct pv_ws *ws)
 {
     pv_ompt_enter();
-    work_begin(ompt_work_sections, ws->n, NULL);
+    const void *codeptr = NULL;
+    if (pv_ompt_on(work) || pv_ompt_on(dispatch))
+        codeptr = pv_ompt_codeptr(NULL);
+    const void **slot = pv_ompt_sections_codeptr_slot();
+    if (slot)
+        *slot = codeptr;
+    work_begin(ompt_work_sections, ws->n, codeptr);
 }
 
 void pv_ompt_work_end(void)
@@ -63,13 +69,17 @@ void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsig
                  ompt_dispatch_iteration, instance);
 }
 
-/* A section is reported by its number (1-based, as the program sees it). */
-void pv_ompt_dispatch_section(unsigned section)
+/* A section is reported by the code address of its construct: gcc 12
+ * inlines the structured blocks of all sections in one function, so there
+ * is nothing closer to name (OpenMP 5.1, 4.5.2.6: instance.ptr; as libomp:
+ * the sections construct's codeptr_ra). */
+void pv_ompt_dispatch_section(void)
 {
     pv_ompt_enter();
     if (!pv_ompt_on(dispatch))
         return;
-    ompt_data_t instance = {.value = section};
+    const void **slot = pv_ompt_sections_codeptr_slot();
+    ompt_data_t instance = {.ptr = slot ? (void *)(uintptr_t)*slot : NULL};
     pv_ompt_call(dispatch, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
                  ompt_dispatch_section, instance);
 }

@@ -70,4 +70,12 @@ static inline int *pv_ompt_work_slot(void)
     return level < PV_OMPT_WORK_LEVELS ? &pv_ompt_thr.work[level] : NULL;
 }
 
+/* The codeptr_ra of the sections construct the thread is in (its section
+ * dispatches name it), at the same level. */
+static inline const void **pv_ompt_sections_codeptr_slot(void)
+{
+    unsigned level = pv_thr.ts.level;
+    return level < PV_OMPT_WORK_LEVELS ? &pv_ompt_thr.sections_codeptr[level] : NULL;
+}
+
 #endif

@@ -10,11 +10,16 @@
 
 int omp_get_num_devices(void);     /* icv_api.c */
 
+/* A thread the runtime does not know (yet, or any more), and any thread
+ * while no tool is active, runs code outside all parallel regions as far as
+ * the runtime can tell: ompt_state_work_serial, as libomp answers (OpenMP 5.1
+ * names no state for such threads; ompt_state_undefined is the start of
+ * ompt_enumerate_states, see docs/ompt.md). */
 int pv_ompt_get_state(ompt_wait_id_t *wait_id)
 {
     struct pv_ompt_thread *t = &pv_ompt_thr;
     if (!__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE) || !t->begun || t->ended)
-        return ompt_state_undefined;
+        return ompt_state_work_serial;
     if (wait_id)
         *wait_id = t->wait_id;
     return t->state;

@@ -5,5 +5,5 @@
 # library never looks for a tool.
 option(PVOMP_OMPT "Dispatch OMPT events (OFF: compile the event sites out)" ON)
 if(NOT PVOMP_OMPT)
-  target_compile_definitions(pvomp PRIVATE PVOMP_NO_OMPT)
+  target_compile_definitions(pvomp_flags INTERFACE PVOMP_NO_OMPT)
 endif()

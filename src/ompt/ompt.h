@@ -4,7 +4,7 @@
  * not-taken branch:
  *
  *     if (pv_ompt_tool()) pv_ompt_parallel_begin(team, flags);
- *     if (pv_ompt_tool()) pv_ompt_barrier(kind, ra, false); else pv_team_barrier();
+ *     if (pv_ompt_tool()) pv_barrier_told(kind, ...); else <trace, wait, trace>;
  *
  * pv_ompt_tool() tests whether a tool is attached; pv_ompt_on(ev) whether
  * one event has a callback.  Everything behind the branch is out of line in
@@ -26,6 +26,7 @@
 
 #include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
 #include "ompt/ompt_types.h"
+#include "runtime/barrier_kind.h"
 
 #define PV_OMPT_NEVENTS 38   /* event ids are 1..37 (ompt_callbacks_t) */
 #define PV_OMPT_WORK_LEVELS 16
@@ -52,6 +53,18 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
  * change at its next event, as with a relaxed load. */
 #define pv_ompt_tool() __builtin_expect(pv_ompt_active, 0)
 #endif
+
+/* In an exported entry point, inside its `if (pv_ompt_tool())` branch: the
+ * entry's return address (codeptr_ra) for the out-of-line variant with the
+ * events.  The empty asm keeps gcc from loading it ahead of the test, which
+ * would cost the path without a tool an instruction and often a frame of
+ * its own (the load needs the frame's layout, so the prologue can no
+ * longer be moved into the paths that need it). */
+#define pv_ompt_entry_ra()                                                              \
+    ({                                                                                  \
+        __asm__ volatile("" ::: "memory");                                              \
+        (const void *)__builtin_return_address(0);                                      \
+    })
 
 /* Callbacks in progress, counted in 64 slots (a thread's slot is a hash of
  * its TLS address; padded, so that threads rarely share a line), so that the
@@ -117,7 +130,11 @@ struct pv_ompt_thread {
     unsigned char use_ending;     /* `ending` stands for the current task */
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
+    uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
+    const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
+    void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
+    const void *sections_codeptr[PV_OMPT_WORK_LEVELS]; /* its sections construct's codeptr_ra */
     struct pv_ompt_team initial_parallel;   /* the implicit parallel region around the
                                                thread's initial task (pv_thr.initial_task) */
     struct pv_ompt_task ending;   /* copy of a worker's implicit task after its team ended */
@@ -166,10 +183,6 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *));
  * the primary thread, which reports it with pv_ompt_exit_frame). */
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame);
 void pv_ompt_exit_frame(void *frame);
-/* The implicit barrier that ends the region, then implicit_task end; these
- * wait at the barrier themselves (in place of pv_barrier_wait). */
-void pv_ompt_worker_end(struct pv_team *team, unsigned id);
-void pv_ompt_primary_end(struct pv_team *team);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
@@ -182,17 +195,26 @@ void pv_ompt_league_team(bool begin, unsigned team_num);
 void pv_ompt_league_end(void);
 
 /* ------------------------------------------------------------ barriers */
-/* A team barrier of `kind` (ompt_sync_region_t) with its events; returns
- * what pv_team_barrier_cancel returns when `cancellable`. */
-bool pv_ompt_barrier(int kind, const void *codeptr, bool cancellable);
+/* Notifications around a team barrier's wait, which the runtime does
+ * between them (pv_barrier_at): sync_region and sync_region_wait begin,
+ * the wait state; then their ends, a cancel event when `cancelled`.  For
+ * the join (PV_BARRIER_JOIN) the end hook also ends the member's implicit
+ * task; a worker's end hook no longer touches the team.  codeptr: as
+ * given to pv_barrier_at.  `s` carries begin's data to end. */
+void pv_ompt_barrier_begin(struct pv_ompt_sync *s, enum pv_barrier_kind kind, const void *codeptr);
+void pv_ompt_barrier_end(struct pv_ompt_sync *s, bool cancelled);
 
 /* --------------------------------------------------------- worksharing */
 void pv_ompt_loop_begin(struct pv_ws *ws);              /* a thread enters a loop */
 void pv_ompt_sections_begin(struct pv_ws *ws);
 void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsigned long long e0);
-void pv_ompt_dispatch_section(unsigned section);
+void pv_ompt_dispatch_section(void);
 void pv_ompt_work_end(void);                            /* leaves its construct */
 void pv_ompt_single(bool executor, bool copy, const void *codeptr);
+/* clang programs only (ev_kmpc.c): endpoint is an ompt_scope_endpoint_t. */
+void pv_ompt_masked(int endpoint, const void *codeptr);
+void pv_ompt_reduction(int endpoint, const void *codeptr);
+void pv_ompt_flush(const void *codeptr);
 
 /* ---------------------------------------------------------- mutexes */
 /* kind: ompt_mutex_t; wait_id: the lock's address. */
@@ -213,6 +235,12 @@ void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags
  * task_schedule with ompt_taskwait_complete. */
 void pv_ompt_taskwait_init(struct pv_task *w, void **depend);
 void pv_ompt_taskwait_complete(struct pv_task *w);
+/* An undeferred task t with depend clauses (if(0), or run at once), as
+ * libomp reports it: first the wait for its dependences, as a taskwait with
+ * those dependences (t's slot stands for that taskwait's task until the
+ * wait is over), then t itself, without dependences. */
+void pv_ompt_dep_wait_init(struct pv_task *t, void **depend);
+void pv_ompt_dep_wait_done(struct pv_task *t, unsigned gomp_flags);
 /* Dependence registration found that `sink` waits for `src` (siblings). */
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);
@@ -232,6 +260,13 @@ void pv_ompt_sync_begin(int kind, const void *codeptr);
 void pv_ompt_sync_wait(int kind, const void *codeptr);
 void pv_ompt_sync_end(int kind, const void *codeptr);
 void pv_ompt_taskloop(bool begin, unsigned long long count, const void *codeptr);
+/* ordered depend(source) (ompt_dependence_type_source) or depend(sink)
+ * (_sink) in a doacross loop: a dependences event of the implicit task with
+ * the iteration vector v[0..n-1], as libomp reports them. */
+void pv_ompt_doacross(int type, const unsigned long long *v, unsigned n);
+/* The next task that taskloop creates runs iterations [start, start + n)
+ * (logical numbers): its ompt_dispatch_taskloop_chunk when it begins. */
+void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n);
 
 /* ------------------------------------------------------ the rest */
 /* GOMP_cancel / GOMP_cancellation_point (which: GOMP_CANCEL_* bits): the

@@ -15,6 +15,9 @@ struct pv_ompt_task {
     int flags;                  /* ompt_task_flag_t; 0 = never announced to the tool */
     int thread_num;             /* team-local number of the thread that runs it */
     int saved_state;            /* the thread's state before it switched to this task */
+    /* A taskloop's task: its chunk (ompt_dispatch_taskloop_chunk when it
+     * begins); iterations 0 for other tasks. */
+    uint64_t chunk_start, chunk_iterations;
 };
 
 /* A parallel region as the tool sees it. */
@@ -26,6 +29,18 @@ struct pv_ompt_team {
     struct pv_ompt_task *encountering;  /* the task that encountered the construct */
     void (*fn)(void *);         /* the region's body (outlined function) */
     ompt_data_t *enclosing;     /* parallel data of the region around this one */
+};
+
+/* What a barrier's begin hook hands to its end hook; on the waiting
+ * thread's stack (runtime/barrier.c). */
+struct pv_ompt_sync {
+    ompt_data_t *parallel;      /* the parallel and task data of the begin event */
+    ompt_data_t *task;
+    const void *codeptr;
+    int kind;                   /* ompt_sync_region_t */
+    int join;                   /* the region's final barrier: 1 primary, 2 worker */
+    unsigned member;            /* join: the member's number */
+    unsigned nthreads;          /* join: the team size the implicit task's end reports */
 };
 
 #endif

@@ -7,6 +7,7 @@
  * it is the initial thread of its own contention group).  An initial thread
  * also begins its initial task, with the implicit parallel region around it.
  * At the end: initial task end, then thread_end (OpenMP 5.1, 2.14/12.8). */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -18,6 +19,32 @@ __thread struct pv_ompt_thread pv_ompt_thr __attribute__((tls_model("initial-exe
 /* Workers that had thread_begin and not yet thread_end: the tool is
  * finalized after their thread_end (pv_ompt_end_workers). */
 static atomic_uint workers_live;
+
+/* A native thread other than the program's initial thread ends (initial
+ * task end, thread_end) when it exits: a key destructor, set when it
+ * begins (as libomp; misc/interoperability.cpp).  The program's initial
+ * thread ends at the program's end (pv_ompt_shutdown). */
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void at_thread_exit(void *arg)
+{
+    (void)arg;
+    pv_ompt_thread_end();
+}
+
+static void exit_key_create(void)
+{
+    if (pthread_key_create(&exit_key, at_thread_exit) != 0)
+        exit_key = (pthread_key_t)-1;
+}
+
+static void end_at_exit(void)
+{
+    pthread_once(&exit_key_once, exit_key_create);
+    if (exit_key != (pthread_key_t)-1)
+        pthread_setspecific(exit_key, &exit_key);
+}
 
 void pv_ompt_thread_begin(void)
 {
@@ -34,6 +61,7 @@ void pv_ompt_thread_begin(void)
         pv_ompt_call(thread_begin, (ompt_thread_t)t->type, &t->data);
     if (worker)
         return;
+    end_at_exit();
     struct pv_ompt_task *initial = &pv_thr.initial_task.ompt;
     initial->flags = ompt_task_initial;
     initial->parallel = &t->initial_parallel.data;

@@ -20,11 +20,13 @@
 #include <unistd.h>
 
 #include "phantom/connect.h"
+#include "base/compiler.h"
 #include "pvomp/phantom.h"
-#include "runtime/internal.h"
 
 static const uint32_t no_phantoms;
 const volatile uint32_t *pv_phantom_count_ptr = &no_phantoms;
+static const uint64_t no_queue[PVOMP_PHANTOM_MAX_CPUS];
+const volatile uint64_t *pv_phantom_queued_ptr = no_queue;
 
 static const struct pvomp_phantom_page *pages; /* the whole array, read-only */
 static uint32_t nr_pages;
@@ -72,7 +74,7 @@ static void publish(const struct pvomp_phantom_proc *p)
 {
     mine = p;
     pv_phantom_count_ptr = p ? &p->phantoms : &no_phantoms;
-    pv_phantom_slice_publish(p);
+    pv_phantom_queued_ptr = p ? p->queued_since_ns : no_queue;
 }
 
 /* A forked child is a new process: register its first thread and find the
@@ -129,7 +131,6 @@ static bool open_locked(const char **why)
         registered = false;
         return fail(why, "the tracker did not see %.300s register (no free page?)", lib);
     }
-    pv_phantom_slice_configure();
     publish(page);
     static bool atfork_done;
     if (!atfork_done) {

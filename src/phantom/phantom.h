@@ -31,14 +31,10 @@ void pv_phantom_thread_start(void);
 struct pvomp_phantom_proc;
 const struct pvomp_phantom_proc *pv_phantom_page(void);
 
-/* pvsched's slice rule (slice.c): nonzero - how long this thread has held
- * its CPU, in ns - when that is longer than a scheduler slice while another
- * task waits for the CPU; the caller then yields.  Says so at most once per
- * slice.  _publish points the rule at a page (NULL: none). */
-uint64_t pv_phantom_slice_over(void);
-void pv_phantom_slice_configure(void);
-uint64_t pv_phantom_slice_ns(void);
-void pv_phantom_slice_publish(const struct pvomp_phantom_proc *p);
+/* Points at this process's queued_since_ns array (one word per CPU: since
+ * when a task waits for that CPU, 0 if none), or at zeros while no page is
+ * mapped (wait/slice.c reads it). */
+extern const volatile uint64_t *pv_phantom_queued_ptr;
 
 /* The exported function whose entry the tracker's registration uprobe
  * watches (listed in src/runtime/abi/pvomp.abi). */

@@ -8,8 +8,15 @@
  *   PV_BAR_TASK   - task work appeared or the last task finished: re-check;
  *   PV_BAR_CANCEL - the region was cancelled: cancellable waits return.
  */
-#include "runtime/internal.h"
-#include "trace/trace.h"
+#include "runtime/barrier_site.h"
+
+/* The trace records pv_barrier_trace_kind(kind): the catalog's barrier_kind. */
+_Static_assert((int)PV_BARRIER_EXPLICIT == (int)PVTRACE_BARRIER_KIND_EXPLICIT &&
+                   (int)PV_BARRIER_WORKSHARE == (int)PVTRACE_BARRIER_KIND_WORKSHARE &&
+                   (int)PV_BARRIER_JOIN == (int)PVTRACE_BARRIER_KIND_JOIN &&
+                   (int)PV_BARRIER_CANCEL == (int)PVTRACE_BARRIER_KIND_CANCEL &&
+                   (int)PV_BARRIER_OTHER == (int)PVTRACE_BARRIER_KIND_OTHER,
+               "enum pv_barrier_kind numbers its kinds as #enum barrier_kind (trace-events)");
 
 void pv_barrier_init(struct pv_barrier *b, unsigned total)
 {
@@ -117,39 +124,19 @@ void pv_barrier_cancel(struct pv_barrier *b)
     pv_wake(&b->gen);
 }
 
-void pv_team_barrier(void)
-{
-    struct pv_team *team = pv_thr.ts.team;
-    if (team)
-        pv_barrier_wait(&team->barrier, team, false);
-}
+/* ------------------------------------------------- the one barrier site */
 
-bool pv_team_barrier_cancel(void)
+bool pv_barrier_told(enum pv_barrier_kind kind, unsigned trace_prev, const void *codeptr)
 {
-    struct pv_team *team = pv_thr.ts.team;
-    if (!team)
-        return false;
-    trace_barrier_enter(PVTRACE_BARRIER_KIND_CANCEL);
-    bool cancelled = pv_barrier_wait(&team->barrier, team, true);
-    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_CANCEL);
-    /* (one clock read for wait_end and barrier_leave: trace.h) */
-    return cancelled;
+    return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, codeptr, true);
 }
 
 PV_EXPORT void GOMP_barrier(void)
 {
-    trace_barrier_enter(PVTRACE_BARRIER_KIND_EXPLICIT);
-    if (pv_ompt_tool())
-        pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), false);
-    else
-        pv_team_barrier();
-    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_EXPLICIT);
-    /* (one clock read for wait_end and barrier_leave: trace.h) */
+    pv_barrier_at(PV_BARRIER_EXPLICIT, 0, true);
 }
 
 PV_EXPORT bool GOMP_barrier_cancel(void)
 {
-    if (pv_ompt_tool())
-        return pv_ompt_barrier(ompt_sync_region_barrier_explicit, __builtin_return_address(0), true);
-    return pv_team_barrier_cancel();
+    return pv_barrier_at(PV_BARRIER_CANCEL, 0, true);
 }

@@ -11,10 +11,21 @@
 static _Atomic uint32_t unnamed_lock;
 static _Atomic uint32_t atomic_lock;
 
-/* Trace points: nothing is recorded while the lock is held (trace/held.h). */
-static inline void critical_lock(_Atomic uint32_t *m)
+/* Trace points: nothing is recorded while the lock is held (trace/held.h).
+ * The traced acquisition is out of line, so that the untraced one needs no
+ * stack frame: then the exported functions read their return address for
+ * a tool only in the branch that has one (pv_ompt_entry_ra). */
+static __attribute__((noinline)) void critical_lock_traced(_Atomic uint32_t *m)
 {
     pv_trace_held_take(PV_TRACE_HELD_CRITICAL, m, pv_mutex_trylock(m), pv_mutex_lock_slow(m));
+}
+
+static inline void critical_lock(_Atomic uint32_t *m)
+{
+    if (pv_trace_held_on(PV_TRACE_HELD_CRITICAL))
+        critical_lock_traced(m);
+    else if (!pv_mutex_trylock(m))
+        pv_mutex_lock_slow(m);
 }
 
 /* With a tool attached: the mutex events (kind: critical or atomic) around
@@ -37,7 +48,7 @@ static inline void critical_unlock(_Atomic uint32_t *m)
 PV_EXPORT void GOMP_critical_start(void)
 {
     if (pv_ompt_tool())
-        critical_lock_under_tool(&unnamed_lock, ompt_mutex_critical, __builtin_return_address(0));
+        critical_lock_under_tool(&unnamed_lock, ompt_mutex_critical, pv_ompt_entry_ra());
     else
         critical_lock(&unnamed_lock);
 }
@@ -46,7 +57,7 @@ PV_EXPORT void GOMP_critical_end(void)
 {
     critical_unlock(&unnamed_lock);
     if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_critical, &unnamed_lock, __builtin_return_address(0));
+        pv_ompt_mutex_released(ompt_mutex_critical, &unnamed_lock, pv_ompt_entry_ra());
 }
 
 _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit in a pointer");
@@ -55,7 +66,7 @@ PV_EXPORT void GOMP_critical_name_start(void **pptr)
 {
     if (pv_ompt_tool())
         critical_lock_under_tool((_Atomic uint32_t *)pptr, ompt_mutex_critical,
-                                 __builtin_return_address(0));
+                                 pv_ompt_entry_ra());
     else
         critical_lock((_Atomic uint32_t *)pptr);
 }
@@ -64,14 +75,14 @@ PV_EXPORT void GOMP_critical_name_end(void **pptr)
 {
     critical_unlock((_Atomic uint32_t *)pptr);
     if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_critical, (_Atomic uint32_t *)pptr, __builtin_return_address(0));
+        pv_ompt_mutex_released(ompt_mutex_critical, (_Atomic uint32_t *)pptr, pv_ompt_entry_ra());
 }
 
 /* The atomic fallback lock is traced as a critical section on its own lock. */
 PV_EXPORT void GOMP_atomic_start(void)
 {
     if (pv_ompt_tool())
-        critical_lock_under_tool(&atomic_lock, ompt_mutex_atomic, __builtin_return_address(0));
+        critical_lock_under_tool(&atomic_lock, ompt_mutex_atomic, pv_ompt_entry_ra());
     else
         critical_lock(&atomic_lock);
 }
@@ -80,5 +91,5 @@ PV_EXPORT void GOMP_atomic_end(void)
 {
     critical_unlock(&atomic_lock);
     if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_atomic, &atomic_lock, __builtin_return_address(0));
+        pv_ompt_mutex_released(ompt_mutex_atomic, &atomic_lock, pv_ompt_entry_ra());
 }

@@ -210,29 +210,59 @@ static pv_ull *vec_alloc(unsigned n, pv_ull *stack)
     return pv_malloc(n * sizeof(pv_ull));
 }
 
+/* The loop's ordered(n) n, for the tool (also when post and wait have
+ * nothing to do). */
+static unsigned dims(const struct pv_doacross *d)
+{
+    const struct pv_ws *ws = pv_thr.ts.ws;
+    return d ? d->ncounts : ws ? ws->doacross_dims : 0;
+}
+
+static __attribute__((noinline)) void post_under_tool(const struct pv_doacross *d,
+                                                      const void *counts, bool is_ull)
+{
+    unsigned n = dims(d);
+    pv_ull stack[MAX_DIMS_STACK] = {0}, *v = vec_alloc(n, stack);
+    for (unsigned i = 0; i < n; i++)
+        v[i] = count_at(counts, is_ull, i);
+    pv_ompt_doacross(ompt_dependence_type_source, v, n);
+    if (v != stack)
+        free(v);
+    if (d)
+        post(d, counts, is_ull);
+}
+
 PV_EXPORT void GOMP_doacross_post(long *counts)
 {
     const struct pv_doacross *d = current();
-    if (d)
+    if (pv_ompt_tool())
+        post_under_tool(d, counts, false);
+    else if (d)
         post(d, counts, false);
 }
 
 PV_EXPORT void GOMP_doacross_ull_post(pv_ull *counts)
 {
     const struct pv_doacross *d = current();
-    if (d)
+    if (pv_ompt_tool())
+        post_under_tool(d, counts, true);
+    else if (d)
         post(d, counts, true);
 }
 
 /* Wait for the vector (first, then the rest of it from ap, as long or as
- * unsigned long long). */
+ * unsigned long long); a tool hears of it first. */
 static inline void wait_args(const struct pv_doacross *d, pv_ull first, va_list ap, bool is_ull)
 {
-    pv_ull stack[MAX_DIMS_STACK], *v = vec_alloc(d->ncounts, stack);
+    unsigned n = dims(d);
+    pv_ull stack[MAX_DIMS_STACK], *v = vec_alloc(n ? n : 1, stack);
     v[0] = first;
-    for (unsigned i = 1; i < d->ncounts; i++)
+    for (unsigned i = 1; i < n; i++)
         v[i] = is_ull ? va_arg(ap, pv_ull) : (pv_ull)va_arg(ap, long);
-    wait_for(d, v);
+    if (pv_ompt_tool())
+        pv_ompt_doacross(ompt_dependence_type_sink, v, n);
+    if (d)
+        wait_for(d, v);
     if (v != stack)
         free(v);
 }
@@ -240,7 +270,7 @@ static inline void wait_args(const struct pv_doacross *d, pv_ull first, va_list 
 PV_EXPORT void GOMP_doacross_wait(long first, ...)
 {
     const struct pv_doacross *d = current();
-    if (!d)
+    if (!d && !pv_ompt_tool())
         return;
     va_list ap;
     va_start(ap, first);
@@ -251,7 +281,7 @@ PV_EXPORT void GOMP_doacross_wait(long first, ...)
 PV_EXPORT void GOMP_doacross_ull_wait(pv_ull first, ...)
 {
     const struct pv_doacross *d = current();
-    if (!d)
+    if (!d && !pv_ompt_tool())
         return;
     va_list ap;
     va_start(ap, first);
@@ -271,6 +301,7 @@ static struct pv_ws *doacross_enter(unsigned ncounts, const void *counts, bool i
         pv_ull n0 = count_at(counts, is_ull, 0);
         pv_loop_setup(ws, 0, n0, 1, n0, sched, chunk, pv_team_size());
         pv_doacross_setup(ws, ncounts, counts, is_ull);
+        ws->doacross_dims = ncounts;
     }
     pv_ws_enter_done(ws, init, mem);
     if (pv_ompt_tool())

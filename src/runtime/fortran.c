@@ -102,42 +102,41 @@ static inline int to_int(int64_t v)
 
 /* ---------------------------------------------------------------- locks */
 
-#define FLOCK __attribute__((visibility("default")))
 #define F_LOCK_SYMVER(impl, name)                                    \
     __asm__(".symver " #impl "_30, " #name "@@OMP_3.0");             \
     __asm__(".symver " #impl "_25, " #name "@OMP_1.0")
 
-FLOCK void pv_f_init_lock_30(int32_t *l) { pv_init_lock_30((pv_lock_word *)l); }
-FLOCK void pv_f_destroy_lock_30(int32_t *l) { pv_destroy_lock_30((pv_lock_word *)l); }
-FLOCK void pv_f_set_lock_30(int32_t *l) { pv_set_lock_30((pv_lock_word *)l); }
-FLOCK void pv_f_unset_lock_30(int32_t *l) { pv_unset_lock_30((pv_lock_word *)l); }
-FLOCK int32_t pv_f_test_lock_30(int32_t *l) { return pv_test_lock_30((pv_lock_word *)l); }
+PV_EXPORT void pv_f_init_lock_30(int32_t *l) { pv_init_lock_30((pv_lock_word *)l); }
+PV_EXPORT void pv_f_destroy_lock_30(int32_t *l) { pv_destroy_lock_30((pv_lock_word *)l); }
+PV_EXPORT void pv_f_set_lock_30(int32_t *l) { pv_set_lock_30((pv_lock_word *)l); }
+PV_EXPORT void pv_f_unset_lock_30(int32_t *l) { pv_unset_lock_30((pv_lock_word *)l); }
+PV_EXPORT int32_t pv_f_test_lock_30(int32_t *l) { return pv_test_lock_30((pv_lock_word *)l); }
 
-FLOCK void pv_f_init_nest_lock_30(void **l)
+PV_EXPORT void pv_f_init_nest_lock_30(void **l)
 {
     *l = pv_aligned_alloc(16, 16);
     pv_init_nest_lock_30(*l);
 }
-FLOCK void pv_f_destroy_nest_lock_30(void **l)
+PV_EXPORT void pv_f_destroy_nest_lock_30(void **l)
 {
     pv_destroy_nest_lock_30(*l);
     free(*l);
     *l = NULL;
 }
-FLOCK void pv_f_set_nest_lock_30(void **l) { pv_set_nest_lock_30(*l); }
-FLOCK void pv_f_unset_nest_lock_30(void **l) { pv_unset_nest_lock_30(*l); }
-FLOCK int32_t pv_f_test_nest_lock_30(void **l) { return pv_test_nest_lock_30(*l); }
+PV_EXPORT void pv_f_set_nest_lock_30(void **l) { pv_set_nest_lock_30(*l); }
+PV_EXPORT void pv_f_unset_nest_lock_30(void **l) { pv_unset_nest_lock_30(*l); }
+PV_EXPORT int32_t pv_f_test_nest_lock_30(void **l) { return pv_test_nest_lock_30(*l); }
 
-FLOCK void pv_f_init_lock_25(int32_t *l) { pv_init_lock_25((pv_lock_word *)l); }
-FLOCK void pv_f_destroy_lock_25(int32_t *l) { pv_destroy_lock_25((pv_lock_word *)l); }
-FLOCK void pv_f_set_lock_25(int32_t *l) { pv_set_lock_25((pv_lock_word *)l); }
-FLOCK void pv_f_unset_lock_25(int32_t *l) { pv_unset_lock_25((pv_lock_word *)l); }
-FLOCK int32_t pv_f_test_lock_25(int32_t *l) { return pv_test_lock_25((pv_lock_word *)l); }
-FLOCK void pv_f_init_nest_lock_25(int64_t *l) { pv_init_nest_lock_25(l); }
-FLOCK void pv_f_destroy_nest_lock_25(int64_t *l) { pv_destroy_nest_lock_25(l); }
-FLOCK void pv_f_set_nest_lock_25(int64_t *l) { pv_set_nest_lock_25(l); }
-FLOCK void pv_f_unset_nest_lock_25(int64_t *l) { pv_unset_nest_lock_25(l); }
-FLOCK int32_t pv_f_test_nest_lock_25(int64_t *l) { return pv_test_nest_lock_25(l); }
+PV_EXPORT void pv_f_init_lock_25(int32_t *l) { pv_init_lock_25((pv_lock_word *)l); }
+PV_EXPORT void pv_f_destroy_lock_25(int32_t *l) { pv_destroy_lock_25((pv_lock_word *)l); }
+PV_EXPORT void pv_f_set_lock_25(int32_t *l) { pv_set_lock_25((pv_lock_word *)l); }
+PV_EXPORT void pv_f_unset_lock_25(int32_t *l) { pv_unset_lock_25((pv_lock_word *)l); }
+PV_EXPORT int32_t pv_f_test_lock_25(int32_t *l) { return pv_test_lock_25((pv_lock_word *)l); }
+PV_EXPORT void pv_f_init_nest_lock_25(int64_t *l) { pv_init_nest_lock_25(l); }
+PV_EXPORT void pv_f_destroy_nest_lock_25(int64_t *l) { pv_destroy_nest_lock_25(l); }
+PV_EXPORT void pv_f_set_nest_lock_25(int64_t *l) { pv_set_nest_lock_25(l); }
+PV_EXPORT void pv_f_unset_nest_lock_25(int64_t *l) { pv_unset_nest_lock_25(l); }
+PV_EXPORT int32_t pv_f_test_nest_lock_25(int64_t *l) { return pv_test_nest_lock_25(l); }
 
 F_LOCK_SYMVER(pv_f_init_lock, omp_init_lock_);
 F_LOCK_SYMVER(pv_f_destroy_lock, omp_destroy_lock_);

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "runtime/internal.h"
 #include "target/target.h"
 
@@ -197,9 +198,7 @@ PV_EXPORT int omp_is_initial_device(void)
 
 PV_EXPORT double omp_get_wtime(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return (double)pv_monotonic_ns() * 1e-9;
 }
 
 PV_EXPORT double omp_get_wtick(void)

@@ -15,21 +15,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/alloc.h"
+#include "base/compiler.h"
+#include "base/message.h"
 #include "ompt/ompt.h"
+#include "runtime/barrier_kind.h"
 #include "runtime/unsupported.h"
 #include "wait/wait.h"
-
-#define PV_EXPORT __attribute__((visibility("default")))
-#define PV_CACHELINE 64
-#define pv_likely(x) __builtin_expect(!!(x), 1)
-#define pv_unlikely(x) __builtin_expect(!!(x), 0)
-
-/* ------------------------------------------------------------------ errors */
-__attribute__((noreturn, format(printf, 1, 2))) void pv_fatal(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) void pv_warn(const char *fmt, ...);
-void *pv_malloc(size_t size);      /* aborts with a message on failure */
-void *pv_calloc(size_t n, size_t size);
-void *pv_aligned_alloc(size_t align, size_t size);
 
 struct pv_team;
 
@@ -192,9 +184,11 @@ struct pv_ws {
 
     struct pv_ordered *ordered;          /* &ord for ordered loops */
     struct pv_doacross *doacross;        /* doacross loops (heap) */
+    unsigned doacross_dims;              /* doacross loops: ordered(n)'s n (for OMPT) */
 
     /* Hot shared iteration cursor (dynamic, guided, sections), own line. */
     _Alignas(PV_CACHELINE) _Atomic unsigned long long next;
+    _Atomic uint64_t own_taken;          /* sections: bit t, thread t took its own section */
 
     /* Ordered hand-over, own line. */
     _Alignas(PV_CACHELINE) struct pv_ordered ord;
@@ -224,6 +218,7 @@ struct pv_team;
  * team member carries the ICVs of its data environment. */
 struct pv_taskgroup;
 struct pv_deps;
+struct pv_tstate;                   /* per-team tasking state (task_internal.h) */
 struct pv_dep_node;
 struct pv_task {
     struct pv_icv icv;
@@ -354,7 +349,7 @@ struct pv_team {
     struct pv_team *spare_next;     /* link in the spare-team list */
     _Atomic unsigned *cg_extra;     /* the contention group's thread count */
     unsigned cg_added;              /* what this team added to it */
-    void *task_state;               /* task.c's per-team queues */
+    struct pv_tstate *task_state;   /* tasking's per-team queues (task_internal.h) */
     struct pv_ompt_team ompt;       /* the tool's view (src/ompt; untouched without a tool) */
 };
 
@@ -378,10 +373,6 @@ void pv_runtime_pause(void);
 /* Lazily created runtime state (env, places); safe to call often. */
 void pv_runtime_init(void);
 
-/* A team barrier for the current team (no-op outside a team). */
-void pv_team_barrier(void);
-/* Cancellable form: returns true when the parallel region was cancelled. */
-bool pv_team_barrier_cancel(void);
 
 /* Tasking hooks (task.c). */
 void pv_task_team_init(struct pv_team *team);      /* a team is (re)used */

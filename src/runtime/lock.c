@@ -15,9 +15,9 @@
  * nestable lock is { owner thread id, count } (8 bytes). */
 #include <stddef.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "runtime/internal.h"
 #include "trace/held.h"
 
@@ -96,9 +96,19 @@ __attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
 
 /* Trace points of the 3.0 locks: nothing is recorded while the lock is held
  * (trace/held.h). */
-static inline void set_lock(pv_lock_word *w)
+static __attribute__((noinline)) void set_lock_traced(pv_lock_word *w)
 {
     pv_trace_held_take(PV_TRACE_HELD_LOCK, w, word_try(w), word_lock_slow(w));
+}
+
+/* Untraced, no stack frame (see critical.c): the tool branch of the
+ * exported functions reads their return address without one. */
+static inline void set_lock(pv_lock_word *w)
+{
+    if (pv_trace_held_on(PV_TRACE_HELD_LOCK))
+        set_lock_traced(w);
+    else if (!word_try(w))
+        word_lock_slow(w);
 }
 
 /* With a tool attached: the mutex events around the acquisition.  Out of
@@ -113,7 +123,7 @@ static __attribute__((noinline)) void set_lock_under_tool(pv_lock_word *w, const
 __attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
 {
     if (pv_ompt_tool())
-        set_lock_under_tool(w, __builtin_return_address(0));
+        set_lock_under_tool(w, pv_ompt_entry_ra());
     else
         set_lock(w);
 }
@@ -123,7 +133,7 @@ __attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
     word_unlock(w);
     pv_trace_held_release(PV_TRACE_HELD_LOCK, w);
     if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_lock, w, __builtin_return_address(0));
+        pv_ompt_mutex_released(ompt_mutex_lock, w, pv_ompt_entry_ra());
 }
 
 /* omp_test_lock and omp_test_nest_lock (kind: the OMPT mutex kind) try
@@ -271,7 +281,7 @@ static __thread int my_tid;
 static inline int tid(void)
 {
     if (pv_unlikely(my_tid == 0))
-        my_tid = (int)syscall(SYS_gettid);
+        my_tid = (int)pv_gettid();
     return my_tid;
 }
 

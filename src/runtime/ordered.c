@@ -174,25 +174,38 @@ void pv_ordered_leave(struct pv_ws *ws)
     drop_chunk(ws);
 }
 
-PV_EXPORT void GOMP_ordered_start(void)
+static inline void wait_for_turn(struct pv_ws *ws)
 {
-    struct pv_ws *ws = pv_thr.ts.ws;
-    if (pv_ompt_tool())
-        pv_ompt_mutex_acquire(ompt_mutex_ordered, ws, __builtin_return_address(0));
     if (ws && ws->ordered_loop) {
         unsigned long held = pv_thr.ts.static_trip;
         if (held)
             turn_wait(ws, held - 1);
     }
+}
+
+/* With a tool: the mutex events around the wait for the turn (out of line:
+ * without a tool GOMP_ordered_start needs no frame). */
+static __attribute__((noinline, cold)) void ordered_start_under_tool(const void *ra)
+{
+    struct pv_ws *ws = pv_thr.ts.ws;
+    pv_ompt_mutex_acquire(ompt_mutex_ordered, ws, ra);
+    wait_for_turn(ws);
+    pv_ompt_mutex_acquired(ompt_mutex_ordered, ws, ra);
+}
+
+PV_EXPORT void GOMP_ordered_start(void)
+{
     if (pv_ompt_tool())
-        pv_ompt_mutex_acquired(ompt_mutex_ordered, ws, __builtin_return_address(0));
+        ordered_start_under_tool(pv_ompt_entry_ra());
+    else
+        wait_for_turn(pv_thr.ts.ws);
 }
 
 PV_EXPORT void GOMP_ordered_end(void)
 {
     /* The turn moves on when the chunk is done (see above). */
     if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_ordered, pv_thr.ts.ws, __builtin_return_address(0));
+        pv_ompt_mutex_released(ompt_mutex_ordered, pv_thr.ts.ws, pv_ompt_entry_ra());
 }
 
 /* Every ordered *_next does the same: the schedule is in the slot. */

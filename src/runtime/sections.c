@@ -1,23 +1,42 @@
-/* Sections: section i (1-based) of `count` goes to whichever thread asks
- * first.  A sections construct is a dynamic loop over 0..count-1 with chunks
- * of one; GOMP_sections_start/next return the section number, 0 when none
- * is left.  The count fits in 32 bits, so the cursor's fetch_add cannot wrap. */
+/* Sections: section i (1-based) of `count`.  The first min(count, team
+ * size, 64) go one to each thread, section t + 1 to thread t on its first
+ * take (every thread of the team encounters the construct), as a static
+ * schedule would; the others go to whichever thread asks first, as a
+ * dynamic loop over the rest with chunks of one.  GOMP_sections_start/next
+ * return the section number, 0 when none is left.  The count fits in 32
+ * bits, so the cursor's fetch_add cannot wrap. */
 #include "runtime/loop.h"
 #include "runtime/task_internal.h"
+
+static inline unsigned sections_own(const struct pv_ws *ws)
+{
+    pv_ull own = ws->n < ws->nthreads ? ws->n : ws->nthreads;
+    return own < 64 ? (unsigned)own : 64;
+}
 
 static void sections_setup(struct pv_ws *ws, unsigned count, unsigned nthreads)
 {
     pv_loop_setup(ws, 1, (pv_ull)count + 1, 1, count, PV_SCHED_DYNAMIC, 1, nthreads);
+    atomic_store_explicit(&ws->next, sections_own(ws), memory_order_relaxed);
+    atomic_store_explicit(&ws->own_taken, 0, memory_order_relaxed);
 }
 
 static inline unsigned sections_take(struct pv_ws *ws)
 {
-    /* Relaxed: only divides work (see iter.c). */
-    pv_ull s0 = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
-    if (s0 >= ws->n)
-        return 0;
+    /* Relaxed: only divides work (see iter.c); bit t is only set by thread t. */
+    unsigned me = pv_thr.ts.team_id;
+    pv_ull s0;
+    if (me < sections_own(ws) &&
+        !(atomic_load_explicit(&ws->own_taken, memory_order_relaxed) & (1ull << me))) {
+        atomic_fetch_or_explicit(&ws->own_taken, 1ull << me, memory_order_relaxed);
+        s0 = me;
+    } else {
+        s0 = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
+        if (s0 >= ws->n)
+            return 0;
+    }
     if (pv_ompt_tool())
-        pv_ompt_dispatch_section((unsigned)s0 + 1);
+        pv_ompt_dispatch_section();
     trace_section((unsigned)s0 + 1);
     return (unsigned)s0 + 1;
 }

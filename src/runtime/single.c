@@ -1,4 +1,5 @@
 /* The single construct. */
+#include "runtime/barrier_site.h"
 #include "runtime/internal.h"
 #include "trace/trace.h"
 
@@ -38,15 +39,10 @@ PV_EXPORT void *GOMP_single_copy_start(void)
         return NULL;
     }
     trace_single(0);
-    /* _after: back-to-back events share one clock read (trace.h). */
-    trace_barrier_enter_after(single, PVTRACE_BARRIER_KIND_WORKSHARE);
-    if (pv_ompt_tool()) {
+    if (pv_ompt_tool())
         pv_ompt_single(false, true, __builtin_return_address(0));
-        pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
-    } else {
-        pv_team_barrier();
-    }
-    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_WORKSHARE);
+    /* The barrier's trace point shares the clock read of `single` (trace.h). */
+    pv_barrier_at(PV_BARRIER_COPYPRIVATE, PV_TRACE_EV_single, true);
     void *data = pv_thr.ts.ws->copyprivate;
     pv_ws_end_nowait();
     return data;
@@ -57,12 +53,7 @@ PV_EXPORT void GOMP_single_copy_end(void *data)
     struct pv_team *team = pv_thr.ts.team;
     if (team) {
         pv_thr.ts.ws->copyprivate = data;
-        trace_barrier_enter(PVTRACE_BARRIER_KIND_WORKSHARE);
-        if (pv_ompt_tool())
-            pv_ompt_barrier(ompt_sync_region_barrier_implementation, __builtin_return_address(0), false);
-        else
-            pv_team_barrier();
-        trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_WORKSHARE);
+        pv_barrier_at(PV_BARRIER_COPYPRIVATE, 0, true);
     }
     pv_ws_end_nowait();
 }

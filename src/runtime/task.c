@@ -53,7 +53,7 @@ static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
         if (!parent->deps) {
             parent->deps = pv_deps_new();
             if (parent->kind == PV_TASK_IMPLICIT && parent->team == team)
-                ((struct pv_tstate *)team->task_state)->impl_deps[thr->ts.team_id] = parent->deps;
+                team->task_state->impl_deps[thr->ts.team_id] = parent->deps;
         }
         pv_deps_register(parent, t, a->depend);
         if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
@@ -74,12 +74,18 @@ void pv_task_spawn(const struct pv_task_args *a, bool deferrable)
         return;
     }
     /* Throttle (as libgomp): with this many tasks outstanding, run new ones
-     * at once (after their dependences).  Never a detached task: its event
-     * may be fulfilled only by tasks created after it. */
-    if (deferrable && !(a->flags & PV_GTF_DETACH) && pv_task_throttled(team, 0) &&
+     * at once (after their dependences).  In a one-thread team, plain tasks
+     * always (as libomp: nobody else could run them earlier), but not those
+     * with a priority (queued tasks run highest priority first) or with
+     * dependences (a cancellation may still discard them).  Never a
+     * detached task: its event may be fulfilled only by tasks created after
+     * it; nor one with dependences while such an event is open (it might
+     * wait for it). */
+    if (deferrable && !(a->flags & PV_GTF_DETACH) &&
+        ((team->nthreads == 1 && !(a->flags & (PV_GTF_DEPEND | PV_GTF_PRIORITY))) ||
+         pv_task_throttled(team, 0)) &&
         (!(a->flags & PV_GTF_DEPEND) ||
-         atomic_load_explicit(&((struct pv_tstate *)team->task_state)->open_events,
-                              memory_order_relaxed) == 0))
+         atomic_load_explicit(&team->task_state->open_events, memory_order_relaxed) == 0))
         deferrable = false;
     if (deferrable)
         spawn_deferred(team, a);
@@ -106,24 +112,17 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
     PV_OMPT_ENTRY();
-    /* Fast path: a plain task that runs at once (if(0), or the throttle),
+    /* Fast path: a plain task that runs at once (if(0), a one-thread team
+     * unless it has a priority, or the throttle),
      * in this frame, with only the fields a running task needs. */
     if (pv_likely(team && !cpyfn && !(flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) &&
                   !parent->final) &&
-        (!if_clause || pv_task_throttled(team, 0))) {
+        (!if_clause || (team->nthreads == 1 && !(flags & PV_GTF_PRIORITY)) ||
+         pv_task_throttled(team, 0))) {
         struct pv_task u;
-        u.icv = parent->icv;
-        u.parent = parent;
-        u.final = u.in_final = (flags & PV_GTF_FINAL) != 0;
+        task_init_frame(&u, parent, team, (flags & PV_GTF_FINAL) != 0, 0); /* parent not final */
         u.kind = PV_TASK_STACK;
         u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
-        u.depth = parent->depth + 1;
-        u.priority = 0;
-        u.team = team;
-        u.arg = NULL;
-        u.taskgroup = parent->taskgroup;
-        u.deps = NULL;
-        atomic_init(&u.cnt, PV_TASK_REF);
         if (pv_ompt_tool())
             pv_ompt_task_create(&u, true, flags, NULL);
         run_in_frame(thr, parent, &u, flags, fn, data);

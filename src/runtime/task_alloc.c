@@ -25,7 +25,7 @@ struct pv_task *task_alloc(struct pv_team *team, size_t extra)
         t->pool = NULL;
         return t;
     }
-    struct pv_tpool *pool = &((struct pv_tstate *)team->task_state)->pools[pv_thr.ts.team_id];
+    struct pv_tpool *pool = &team->task_state->pools[pv_thr.ts.team_id];
     struct pv_task *t = pool->local;
     /* Blocks taken back from the return stack are not counted in nlocal
      * (that would mean walking them): the cap only limits local frees. */
@@ -54,7 +54,7 @@ void task_free(struct pv_task *t)
         return;
     }
     struct pv_team *team = pv_thr.ts.team;
-    if (team && pool == &((struct pv_tstate *)team->task_state)->pools[pv_thr.ts.team_id]) {
+    if (team && pool == &team->task_state->pools[pv_thr.ts.team_id]) {
         if (pool->nlocal >= POOL_KEEP) {
             free(t);
             return;

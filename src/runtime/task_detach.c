@@ -11,8 +11,7 @@ PV_EXPORT void omp_fulfill_event(uintptr_t event)
         pv_fatal("omp_fulfill_event: invalid event handle");
     struct pv_team *team = t->team;
     if (team)
-        atomic_fetch_sub_explicit(&((struct pv_tstate *)team->task_state)->open_events, 1,
-                                  memory_order_relaxed);
+        atomic_fetch_sub_explicit(&team->task_state->open_events, 1, memory_order_relaxed);
     if (t->tflags & PV_TF_UNDEFERRED) {
         /* The encountering thread waits for this bit, then frees t. */
         uint32_t old = atomic_fetch_or_explicit(&t->detach, PV_DETACH_FULFILLED,

@@ -76,7 +76,7 @@ struct pv_task *task_promote(struct pv_team *team, struct pv_task *t)
     struct pv_task *h = task_alloc(team, 0);
     uint8_t cached = h->tflags & PV_TF_CACHED;
     void *pool = h->pool;
-    /* A frame task has only the fields a running task uses (see GOMP_task);
+    /* A frame task has only the fields of task_init_frame (see GOMP_task);
      * the rest starts empty. */
     memcpy((void *)h, (const void *)t, sizeof *h);
     h->kind = PV_TASK_HEAP;
@@ -84,14 +84,7 @@ struct pv_task *task_promote(struct pv_team *team, struct pv_task *t)
     h->pool = pool;
     h->parent = p;
     h->arg = NULL;
-    h->fn = NULL;
-    h->dnodes = NULL;
-    h->ndeps = 0;
-    h->next = NULL;
-    atomic_init(&h->npred, 0);
-    atomic_init(&h->detach, 0);
-    h->nsucc = h->succ_cap = 0;
-    h->succ = NULL;
+    task_init_links(h, NULL, 0);
     t->arg = h;
     if (pv_thr.task == t)
         pv_thr.task = h;
@@ -127,14 +120,21 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
     t->kind = PV_TASK_HEAP;
     t->tflags |= PV_TF_UNDEFERRED | PV_TF_WAITER;
     set_event(a, t);
-    if (pv_ompt_tool())
-        pv_ompt_task_create(t, true, a->flags, ndeps ? a->depend : NULL);
+    bool dep_wait = (a->flags & PV_GTF_DEPEND) != 0;
+    if (pv_ompt_tool()) {
+        if (dep_wait)
+            pv_ompt_dep_wait_init(t, a->depend);
+        else
+            pv_ompt_task_create(t, true, a->flags, NULL);
+    }
     if (ndeps) {
         t->dnodes = (struct pv_dep_node *)(t + 1);
         pv_deps_register(parent, t, a->depend);
         if (atomic_fetch_sub_explicit(&t->npred, 1, memory_order_seq_cst) != 1)
             wait_until(team, parent, preds_done, t);
     }
+    if (dep_wait && pv_ompt_tool())
+        pv_ompt_dep_wait_done(t, a->flags);
     run_in_frame(thr, parent, t, a->flags, run_body_cb, (void *)a);
     frame_task_end(thr, parent, t);
     if (t->ndeps)

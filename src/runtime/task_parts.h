@@ -42,28 +42,49 @@ void run_undeferred(struct pv_team *team, const struct pv_task_args *a);
 
 /* ------------------------------------------ inline helpers of the parts */
 
-static inline void task_init(struct pv_task *t, struct pv_task *parent,
-                             struct pv_team *team, const struct pv_task_args *a)
+/* The one initialiser of a new task, in two halves.  task_init_frame sets
+ * the fields a running task reads: a plain undeferred task that lives in
+ * its encountering frame (GOMP_task's fast path) has only these.
+ * task_init_links sets the rest, which queueing, dependences and detach
+ * use; task_promote sets them when it moves a frame task into a block.
+ * kind, tflags and pool are each caller's; `final` is the task's (the
+ * final clause, or a final parent). */
+static inline void task_init_frame(struct pv_task *t, struct pv_task *parent,
+                                   struct pv_team *team, bool final, int priority)
 {
     t->icv = parent ? parent->icv : pv_initial_icv;
     t->parent = parent;
-    t->final = (a->flags & PV_GTF_FINAL) || (parent && parent->final);
+    t->final = final;
     t->in_final = t->final;
     t->depth = parent ? parent->depth + 1 : 1;
-    t->priority = a->priority;
+    t->priority = priority;
     t->team = team;
-    t->fn = a->fn;
     t->arg = NULL;
     t->taskgroup = parent ? parent->taskgroup : NULL;
-    atomic_init(&t->cnt, PV_TASK_REF);
-    atomic_init(&t->npred, 1);
-    atomic_init(&t->detach, 0);
     t->deps = NULL;
+    atomic_init(&t->cnt, PV_TASK_REF);
+}
+
+static inline void task_init_links(struct pv_task *t, void (*fn)(void *), uint32_t npred)
+{
+    t->fn = fn;
+    atomic_init(&t->npred, npred);
+    atomic_init(&t->detach, 0);
     t->dnodes = NULL;
     t->ndeps = 0;
     t->nsucc = t->succ_cap = 0;
     t->succ = NULL;
     t->next = NULL;
+}
+
+/* A task created from `a`: one count of registration in npred (see
+ * pv_deps_register). */
+static inline void task_init(struct pv_task *t, struct pv_task *parent,
+                             struct pv_team *team, const struct pv_task_args *a)
+{
+    bool final = (a->flags & PV_GTF_FINAL) || (parent && parent->final);
+    task_init_frame(t, parent, team, final, a->priority);
+    task_init_links(t, a->fn, 1);
 }
 
 static inline bool group_done(const void *arg)
@@ -128,8 +149,7 @@ static inline void set_event(const struct pv_task_args *a, struct pv_task *t)
     if (a->flags & PV_GTF_DETACH) {
         t->tflags |= PV_TF_DETACH;
         if (t->team)
-            atomic_fetch_add_explicit(&((struct pv_tstate *)t->team->task_state)->open_events, 1,
-                                      memory_order_relaxed);
+            atomic_fetch_add_explicit(&t->team->task_state->open_events, 1, memory_order_relaxed);
         *(void **)a->detach = t;
         /* gcc passes the event variable as the first firstprivate word. */
         if (a->data)

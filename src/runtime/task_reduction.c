@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/barrier_site.h"
 #include "runtime/task_internal.h"
 #include "trace/trace.h"
 
@@ -280,11 +281,8 @@ PV_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
         red_unregister(data);
     else
         free((void *)data[5]);
-    if (!cancelled) {
-        trace_barrier_enter(PVTRACE_BARRIER_KIND_OTHER);
-        pv_team_barrier();
-        trace_barrier_leave(PVTRACE_BARRIER_KIND_OTHER);
-    }
+    if (!cancelled)
+        pv_barrier_at(PV_BARRIER_OTHER, 0, false);
 }
 
 /* scope with task reductions: treated as a worksharing construct only to

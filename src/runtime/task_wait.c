@@ -10,7 +10,7 @@ static pv_futex_t orphan_work;
 
 void pv_task_notify(struct pv_team *team)
 {
-    pv_futex_t *f = team ? &((struct pv_tstate *)team->task_state)->work : &orphan_work;
+    pv_futex_t *f = team ? &team->task_state->work : &orphan_work;
     atomic_fetch_add_explicit(&f->word, 1, memory_order_seq_cst);
     pv_wake(f);
 }

@@ -52,9 +52,14 @@ struct taskloop_head {
     uintptr_t *reductions;
 };
 
+/* codeptr: the call's return address when a tool is attached, else NULL.
+ * The tool sees the taskloop region inside its taskgroup (as libomp
+ * reports it): taskgroup begin, taskloop begin, the tasks (each with its
+ * chunk), taskloop end, the taskgroup's wait and end. */
 static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                      long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
-                     int priority, uint64_t start, uint64_t n, uint64_t step)
+                     int priority, uint64_t start, uint64_t n, uint64_t step,
+                     const void *codeptr)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
@@ -63,6 +68,10 @@ static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void 
         /* Tell gcc's code that no reduction was registered. */
         if (with_red)
             ((struct taskloop_head *)data)->reductions[2] = 0;
+        if (codeptr) {
+            pv_ompt_taskloop(true, n, codeptr);
+            pv_ompt_taskloop(false, n, codeptr);
+        }
         return;
     }
     struct split sp = split_iterations(n, flags, num_tasks, team ? team->nthreads : 1);
@@ -73,9 +82,13 @@ static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void 
             return;
     } else {
         pv_taskgroup_start();
+        if (codeptr)
+            pv_ompt_sync_begin(ompt_sync_region_taskgroup, codeptr);
         if (with_red)
             pv_taskgroup_reduction_register(((struct taskloop_head *)data)->reductions);
     }
+    if (codeptr)
+        pv_ompt_taskloop(true, n, codeptr);
 
     if (priority < 0)
         priority = 0;
@@ -113,7 +126,7 @@ static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void 
         a.cpyfn = NULL;
     }
 
-    uint64_t lo = start;
+    uint64_t lo = start, first = 0;
     for (uint64_t i = 0; i < sp.ntasks && !skip; i++) {
         uint64_t cnt = i < sp.nbig ? sp.big : sp.small;
         a.lo = lo;
@@ -121,12 +134,22 @@ static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void 
         a.hi = lo;
         if (base)
             a.data = base + i * stride;
+        if (codeptr)
+            pv_ompt_taskloop_chunk(first, cnt);
+        first += cnt;
         pv_task_spawn(&a, deferrable);
     }
     free(copies);
 
-    if (!(flags & PV_GTF_NOGROUP))
+    if (codeptr)
+        pv_ompt_taskloop(false, n, codeptr);
+    if (!(flags & PV_GTF_NOGROUP)) {
+        if (codeptr)
+            pv_ompt_sync_wait(ompt_sync_region_taskgroup, codeptr);
         pv_taskgroup_end();
+        if (codeptr)
+            pv_ompt_sync_end(ompt_sync_region_taskgroup, codeptr);
+    }
 }
 
 PV_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -139,12 +162,9 @@ PV_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void 
         n = ((uint64_t)end - (uint64_t)start - 1) / (uint64_t)step + 1;
     else if (step < 0 && start > end)
         n = ((uint64_t)start - (uint64_t)end - 1) / (0 - (uint64_t)step) + 1;
-    if (pv_ompt_tool())
-        pv_ompt_taskloop(true, n, __builtin_return_address(0));
     taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority,
-             (uint64_t)start, n, (uint64_t)step);
-    if (pv_ompt_tool())
-        pv_ompt_taskloop(false, 0, __builtin_return_address(0));
+             (uint64_t)start, n, (uint64_t)step,
+             pv_ompt_tool() ? __builtin_return_address(0) : NULL);
 }
 
 PV_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -158,9 +178,6 @@ PV_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(v
         n = (end - start - 1) / step + 1;
     else if (!(flags & PV_GTF_UP) && start > end)
         n = (start - end - 1) / (0 - step) + 1;
-    if (pv_ompt_tool())
-        pv_ompt_taskloop(true, n, __builtin_return_address(0));
-    taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, n, step);
-    if (pv_ompt_tool())
-        pv_ompt_taskloop(false, 0, __builtin_return_address(0));
+    taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, n, step,
+             pv_ompt_tool() ? __builtin_return_address(0) : NULL);
 }

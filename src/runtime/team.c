@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "phantom/phantom.h"
+#include "runtime/barrier_site.h"
 #include "runtime/internal.h"
 #include "trace/trace.h"
 
@@ -86,13 +87,8 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
     fn(data);
     trace_implicit_task_end(team, id);
 
-    /* _after: back-to-back events share one clock read (trace.h). */
-    trace_barrier_enter_after(implicit_task_end, PVTRACE_BARRIER_KIND_JOIN);
-    if (pv_ompt_tool())
-        pv_ompt_worker_end(team, id); /* waits at the barrier too */
-    else
-        pv_barrier_wait(&team->final, team, false);
-    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_JOIN);
+    /* The barrier's trace point shares the clock read of the task's end. */
+    pv_barrier_join(team);
     /* From here on the team may be reused by its master: do not touch it. */
     thr->ts.team = NULL;
     thr->task = NULL;
@@ -382,12 +378,7 @@ void pv_team_end(void)
     if (!team)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
-    trace_barrier_enter_after(implicit_task_end, PVTRACE_BARRIER_KIND_JOIN);
-    if (pv_ompt_tool())
-        pv_ompt_primary_end(team); /* waits at the barrier too */
-    else
-        pv_barrier_wait(&team->final, team, false);
-    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_JOIN);
+    pv_barrier_join(team);
     trace_parallel_end_after(barrier_leave, team);
     if (team->cg_added)
         atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);

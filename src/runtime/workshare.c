@@ -12,6 +12,7 @@
  * Outside any team a thread uses its own private slot. */
 #include <stdlib.h>
 
+#include "runtime/barrier_site.h"
 #include "runtime/internal.h"
 #include "trace/trace.h"
 
@@ -123,19 +124,11 @@ void pv_ws_end_nowait(void)
 void pv_ws_end(void)
 {
     pv_ws_end_nowait();
-    trace_barrier_enter(PVTRACE_BARRIER_KIND_WORKSHARE);
-    if (pv_ompt_tool())
-        pv_ompt_barrier(ompt_sync_region_barrier_implicit_workshare, NULL, false);
-    else
-        pv_team_barrier();
-    trace_barrier_leave_after(wait_end, PVTRACE_BARRIER_KIND_WORKSHARE);
-    /* (one clock read for wait_end and barrier_leave: trace.h) */
+    pv_barrier_at(PV_BARRIER_WORKSHARE, 0, false);
 }
 
 bool pv_ws_end_cancel(void)
 {
     pv_ws_end_nowait();
-    if (pv_ompt_tool())
-        return pv_ompt_barrier(ompt_sync_region_barrier_implicit_workshare, NULL, true);
-    return pv_team_barrier_cancel();
+    return pv_barrier_at(PV_BARRIER_WORKSHARE_CANCEL, 0, false);
 }

@@ -2,11 +2,11 @@
  * plain form otherwise) and the matching device trace records. */
 #include <dlfcn.h>
 #include <link.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ompt/device_trace.h"
 #include "ompt/inquiry.h"
+#include "base/linux.h"
 #include "runtime/internal.h"
 #include "target/events.h"
 
@@ -32,7 +32,7 @@ static ompt_id_t new_id(void)
 static ompt_id_t thread_id(void)
 {
     if (!my_tid)
-        my_tid = (pid_t)syscall(SYS_gettid);
+        my_tid = pv_gettid();
     return (ompt_id_t)my_tid;
 }
 

@@ -18,9 +18,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "runtime/internal.h"
 #include "target/target.h"
 
@@ -72,7 +72,7 @@ static void *league_main(void *arg)
 {
     struct lthread *lt = arg;
     struct pv_thread *thr = &pv_thr;
-    thr->tid = (pid_t)syscall(SYS_gettid);
+    thr->tid = pv_gettid();
     thr->handle = pthread_self();
     thr->ts.place = UINT_MAX;
     uint32_t seen = 0;

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 #include <time.h>
+
+#include "base/clock.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define PV_TRACE_HAVE_TSC 1
@@ -29,9 +31,7 @@ extern struct pv_trace_clock pv_trace_clk __attribute__((visibility("hidden")));
 
 static inline uint64_t pv_trace_monotonic_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return pv_monotonic_ns();
 }
 
 static inline uint64_t pv_trace_now(void)

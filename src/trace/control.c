@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/compiler.h"
 #include "trace/held.h"
 #include "trace/trace.h"
 
@@ -407,19 +408,18 @@ void pv_trace_flush_all(void)
 }
 
 /* ------------------------------------------------------------- exported */
-#define PV_TRACE_EXPORT __attribute__((visibility("default")))
 
-PV_TRACE_EXPORT void pvomp_trace_flush(void)
+PV_EXPORT void pvomp_trace_flush(void)
 {
     pv_trace_flush_all();
 }
 
-PV_TRACE_EXPORT int pvomp_trace_active(void)
+PV_EXPORT int pvomp_trace_active(void)
 {
     return atomic_load_explicit(&pv_trace_on, memory_order_acquire);
 }
 
-PV_TRACE_EXPORT int pvomp_trace_register(struct pvomp_trace_catalog *cat)
+PV_EXPORT int pvomp_trace_register(struct pvomp_trace_catalog *cat)
 {
     pv_trace_init();
     if (!cat || cat->abi != PVOMP_TRACE_CATALOG_ABI) {

@@ -1,5 +1,5 @@
-# The flight log (src/trace), included by the top-level CMakeLists.txt after
-# the `pvomp` library target exists.  The C trace points are generated from
+# The flight log (src/trace), included by the top-level CMakeLists.txt before
+# the modules are defined.  The C trace points are generated from
 # the catalog (trace-events) at build time.
 
 set(PV_TRACE_DIR ${CMAKE_SOURCE_DIR}/src/trace)
@@ -14,10 +14,8 @@ add_custom_command(
   COMMENT "Generating trace points from src/trace/trace-events")
 add_custom_target(pvomp_trace_events DEPENDS ${PV_TRACE_GEN}/events.h ${PV_TRACE_GEN}/events.c)
 
-target_sources(pvomp PRIVATE ${PV_TRACE_GEN}/events.c)
-add_dependencies(pvomp pvomp_trace_events)
-# "trace/events.h" (generated) and "trace/trace.h" (src) for every pvomp file.
-target_include_directories(pvomp PRIVATE ${GEN_DIR} ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/include)
+# events.c is compiled into the trace module and gen/ is on the include path
+# of the modules above it (cmake/layers.cmake, the top-level CMakeLists.txt).
 
 # The generator, for programs that declare their own events.
 add_custom_command(

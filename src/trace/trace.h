@@ -172,17 +172,6 @@ static inline void pv_trace_commit(void)
         pv_trace_kick(r);
 }
 
-/* observe.c: report the phantom count a thread just read; a change of the
- * process-wide value is recorded as phantom_change, with the average and
- * sequence number read from the phantom page then (0 without a page).  Costs
- * one flag test when the event is off. */
-void pv_trace_phantom_observed(uint32_t phantoms) PV_TRACE_HIDDEN;
-#define pv_trace_phantom_observe(n)                                               \
-    do {                                                                          \
-        if (__builtin_expect(pv_trace_state[PV_TRACE_EV_phantom_change], 0))     \
-            pv_trace_phantom_observed((n));                                       \
-    } while (0)
-
 /* control.c */
 struct pv_trace_config {
     char *path;                /* PVOMP_TRACE, NULL when tracing is off */

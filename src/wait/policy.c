@@ -13,7 +13,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include "base/message.h"
 #include "phantom/phantom.h"
+#include "wait/slice.h"
 #include "wait/wait.h"
 
 #define SPIN_DEFAULT 300000ULL
@@ -40,7 +42,7 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
 #else
         if (!pv_phantom_open(&why)) {
 #endif
-            fprintf(stderr, "pvomp: GOMP_WAIT_POLICY=pvsched: %s; using the default policy\n", why);
+            pv_warn("GOMP_WAIT_POLICY=pvsched: %s; using the default policy", why);
             policy = PV_WAIT_DEFAULT;
         }
     }
@@ -51,6 +53,7 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
         yield_count = YIELDS_ACTIVE;
         break;
     case PV_WAIT_PVSCHED:
+        pv_slice_configure();
         /* More threads than CPUs means phantoms all the time (structural):
          * then yield, as long as active does (a yield gives the CPU to the
          * phantom queued behind the waiter, when there is one). */

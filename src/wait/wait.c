@@ -2,9 +2,11 @@
 #include <limits.h>
 #include <sched.h>
 
+#include "base/linux.h"
 #include "phantom/phantom.h"
 #include "trace/trace.h"
-#include "wait/futex.h"
+#include "wait/observe.h"
+#include "wait/slice.h"
 #include "wait/wait.h"
 
 /* The trace records the policy as is: the catalog's wait_policy names it. */
@@ -40,10 +42,10 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
             return false;
         }
         /* pvsched: no longer than a slice while another task waits for this
-         * CPU (src/phantom/slice.c); checked every 64th spin. */
+         * CPU (src/wait/slice.c); checked every 64th spin. */
         uint64_t held;
-        if (pvsched && (++pvsched_spins & 63) == 0 && (held = pv_phantom_slice_over()) != 0) {
-            trace_wait_slice_yield(i, held, pv_phantom_slice_ns());
+        if (pvsched && (++pvsched_spins & 63) == 0 && (held = pv_slice_over()) != 0) {
+            trace_wait_slice_yield(i, held, pv_slice_ns());
             sched_yield();
         }
         if (yield)
@@ -72,7 +74,7 @@ static inline bool spin_traced(_Atomic uint32_t *word, uint32_t val, unsigned lo
         return true;
     }
     trace_wait_block(pv_wait_policy(), *spun, pv_phantom_now());
-    pv_trace_phantom_observe(pv_phantom_now());
+    pv_wait_report_phantoms(pv_phantom_now());
     return false;
 }
 
@@ -80,7 +82,7 @@ static inline bool spin_traced(_Atomic uint32_t *word, uint32_t val, unsigned lo
 static inline void woke_traced(unsigned long long spun)
 {
     trace_wait_wake(pv_wait_policy(), spun, pv_phantom_now());
-    pv_trace_phantom_observe(pv_phantom_now());
+    pv_wait_report_phantoms(pv_phantom_now());
     trace_wait_end_after(wait_wake, spun, 1); /* one clock read (trace.h) */
 }
 

@@ -168,11 +168,47 @@ int main(void)
     const struct tt_event *tl = ttq_nth(ompt_callback_work, ompt_scope_begin, ompt_work_taskloop, 0);
     TCHECK(tl->a == 100 && ttq_in_program(tl->codeptr));
     TCHECK(ttq_count(ompt_callback_task_create, ANY, ANY) == 4);
+    /* ... inside its taskgroup, on the encountering thread: taskgroup begin,
+     * taskloop begin, the tasks, taskloop end (with the count), the
+     * taskgroup's wait and end. */
+    const struct tt_event *tl_end = ttq_nth(ompt_callback_work, ompt_scope_end, ompt_work_taskloop, 0);
+    TCHECK(tl_end && tl_end->a == 100 && tl_end->thread == tl->thread);
+    TCHECK(ttq_count(ompt_callback_sync_region, ompt_scope_begin, ompt_sync_region_taskgroup) == 1);
+    const struct tt_event *g0 =
+        ttq_nth(ompt_callback_sync_region, ompt_scope_begin, ompt_sync_region_taskgroup, 0);
+    const struct tt_event *g1 =
+        ttq_nth(ompt_callback_sync_region, ompt_scope_end, ompt_sync_region_taskgroup, 0);
+    TCHECK(g0 && g1 && g0->thread == tl->thread && g1->thread == tl->thread);
+    TCHECK(g0->seq < tl->seq && tl_end->seq < g1->seq && g0->task == tl->task);
+    /* Each task begins its chunk (OpenMP 5.2 ompt_dispatch_taskloop_chunk):
+     * right after the switch to it, with its own task id; the chunks cover
+     * the logical iterations 0..99 once. */
+    static int covered[100];
     for (int k = 0; k < 4; k++) {
         const struct tt_event *c = ttq_nth(ompt_callback_task_create, ANY, ANY, (size_t)k);
-        TCHECK(c->codeptr == tl->codeptr && c->seq > tl->seq);
+        TCHECK(c->codeptr == tl->codeptr && c->seq > tl->seq && c->seq < tl_end->seq);
         check_task_life(c);
+        const struct tt_event *d = NULL;
+        for (size_t i = 0; i < tt_count(); i++) {
+            const struct tt_event *e = tt_get(i);
+            if (ttq_is(e, ompt_callback_dispatch, ANY, ompt_dispatch_taskloop_chunk) &&
+                e->task == c->task2) {
+                TCHECK(!d);
+                d = e;
+            }
+        }
+        TCHECK(d && d->task == d->q_task && d->parallel == tl->parallel);
+        const struct tt_event *sw = NULL;   /* the thread's event before d */
+        for (size_t i = d->seq; i-- > 0 && !sw;)
+            if (tt_get(i)->thread == d->thread)
+                sw = tt_get(i);
+        TCHECK(sw && sw->type == ompt_callback_task_schedule && sw->task2 == c->task2);
+        TCHECK(d->a == 25 && d->b + d->a <= 100);
+        for (uint64_t i = d->b; i < d->b + d->a && i < 100; i++)
+            covered[i]++;
     }
+    for (int i = 0; i < 100; i++)
+        TCHECK(covered[i] == 1);
     printf("ompt_tasks: ok\n");
     return 0;
 }

@@ -141,6 +141,51 @@ int main(void)
     }
     TCHECK(done && done->seq < w.complete->seq);
     TCHECK(ttq_count(ompt_callback_sync_region, ANY, ompt_sync_region_taskwait) == 0);
+
+    /* An if(0) task with dependences first waits for them, reported as a
+     * taskwait with those dependences (as libomp): the same events as
+     * above, then the task itself is created undeferred, without
+     * dependences, from the same call, and runs after the wait. */
+    tt_reset();
+    x = 0;
+    int ran = 0;
+#pragma omp parallel num_threads(T)
+    {
+#pragma omp single
+        {
+#pragma omp task depend(out : x)
+            {
+                ttq_wait(ompt_callback_task_dependence, ANY, ANY, 1);
+                x = 42;
+            }
+#pragma omp task if (0) depend(in : x) shared(ran)
+            ran = x;
+        }
+    }
+    CHECK(ran == 42);
+    ttq_wait(ompt_callback_implicit_task, ompt_scope_end, ANY, T);
+    TCHECK(ttq_count(ompt_callback_task_create, ANY, ANY) == 3);
+    pred = ttq_nth(ompt_callback_task_create, ANY, ANY, 0);
+    w = taskwait_events(0);
+    TCHECK(w.create->task == pred->task && w.create->seq > pred->seq);
+    TCHECK(w.deps->b == (uintptr_t)&x && w.deps->kind == ompt_dependence_type_in);
+    edge = ttq_nth(ompt_callback_task_dependence, ANY, ANY, 0);
+    TCHECK(edge && edge->task == pred->task2 && edge->task2 == w.create->task2);
+    const struct tt_event *own = ttq_nth(ompt_callback_task_create, ANY, ANY, 2);
+    TCHECK(own->flags == (ompt_task_explicit | ompt_task_undeferred) && own->a == 0);
+    TCHECK(own->seq > w.complete->seq && own->thread == w.create->thread);
+    TCHECK(own->codeptr == w.create->codeptr && own->task == w.create->task);
+    TCHECK(own->task2 != w.create->task2);
+    size_t switches = 0;
+    for (size_t i = 0; i < tt_count(); i++) {
+        const struct tt_event *e = tt_get(i);
+        if (e->type == ompt_callback_task_schedule && e->task2 == own->task2 &&
+            e->kind == ompt_task_switch) {
+            TCHECK(e->seq > own->seq && e->thread == own->thread);
+            switches++;
+        }
+    }
+    TCHECK(switches == 1);
     printf("ompt_taskwait_depend: ok\n");
     return 0;
 }

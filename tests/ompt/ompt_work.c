@@ -45,6 +45,32 @@ static void check_dispatch(int kind, uint64_t *seen, size_t n)
     }
 }
 
+/* Section dispatches: `count` in all, `per_thread` (or -1: any number) on
+ * the threads of the team with team numbers 0..T-1, each inside its
+ * thread's sections region and naming the construct's code address
+ * (OpenMP 5.1 instance.ptr; as libomp). */
+static void check_sections(size_t count, const int *per_thread)
+{
+    TCHECK(ttq_count(ompt_callback_dispatch, ANY, ompt_dispatch_section) == count);
+    int got[T] = {0};
+    for (size_t i = 0; i < tt_count(); i++) {
+        const struct tt_event *d = tt_get(i);
+        if (!ttq_is(d, ompt_callback_dispatch, ANY, ompt_dispatch_section))
+            continue;
+        TCHECK(d->task == d->q_task && d->parallel == d->q_parallel);
+        const struct tt_event *b = NULL;   /* the thread's sections begin */
+        for (size_t k = d->seq; k-- > 0 && !b;)
+            if (tt_get(k)->thread == d->thread &&
+                ttq_is(tt_get(k), ompt_callback_work, ANY, ompt_work_sections))
+                b = tt_get(k);
+        TCHECK(b && b->endpoint == ompt_scope_begin && d->b == (uint64_t)(uintptr_t)b->codeptr);
+        TCHECK(d->q_thread_num >= 0 && d->q_thread_num < T);
+        got[d->q_thread_num]++;
+    }
+    for (int t = 0; t < T; t++)
+        TCHECK(per_thread[t] < 0 || got[t] == per_thread[t]);
+}
+
 int main(void)
 {
     CHECK(tt_initialized());
@@ -96,8 +122,16 @@ int main(void)
         }
     }
     check_work(ompt_work_sections, 4, T);
-    check_dispatch(ompt_dispatch_section, seen, 5);
-    TCHECK(seen[0] == 0 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1 && seen[4] == 1);
+    /* Each thread takes one section first (the fourth goes to any). */
+    CHECK(hit[0] == 4 && hit[1] == 4 && hit[2] == 4 && hit[3] == 4);   /* 3 loops before */
+    check_sections(4, (const int[T]){-1, -1, -1});
+    for (int t = 0; t < T; t++) {
+        size_t mine = 0;
+        for (size_t i = 0; i < tt_count(); i++)
+            mine += ttq_is(tt_get(i), ompt_callback_dispatch, ANY, ompt_dispatch_section) &&
+                    tt_get(i)->q_thread_num == t;
+        TCHECK(mine >= 1);
+    }
 
     /* single: one executor, the others skip; the executor's end comes
      * before the implicit barrier. */
@@ -150,8 +184,44 @@ int main(void)
         hit[11]++;
     }
     check_work(ompt_work_sections, 2, T);
-    check_dispatch(ompt_dispatch_section, seen, 3);
-    TCHECK(seen[1] == 1 && seen[2] == 1);
+    /* Two sections, three threads: threads 0 and 1 take one each. */
+    check_sections(2, (const int[T]){1, 1, 0});
+    /* A doacross loop: each ordered depend(source) and depend(sink) is a
+     * dependences event of the implicit task with the iteration vector (as
+     * libomp reports them): a source for every iteration, a sink for every
+     * iteration but the first (gcc skips the out-of-range i - 1), the sink of
+     * iteration i naming i - 1 and coming before i's source on its thread. */
+    tt_reset();
+    enum { M = 40 };
+    static int order[M], pos;
+#pragma omp parallel num_threads(T)
+    {
+#pragma omp for ordered(1) schedule(dynamic, 3)
+        for (int i = 0; i < M; i++) {
+#pragma omp ordered depend(sink : i - 1)
+            order[i] = __atomic_fetch_add(&pos, 1, __ATOMIC_RELAXED);
+#pragma omp ordered depend(source)
+        }
+    }
+    for (int i = 0; i < M; i++)
+        CHECK(order[i] == i);
+    ttq_wait(ompt_callback_implicit_task, ompt_scope_end, ANY, T);
+    static int sources[M], sinks[M];
+    for (size_t k = 0; k < tt_count(); k++) {
+        const struct tt_event *e = tt_get(k);
+        if (e->type != ompt_callback_dependences)
+            continue;
+        TCHECK(e->a == 1 && e->b < M && e->task == e->q_task && (e->q_task_flags & ompt_task_implicit));
+        if (e->kind == ompt_dependence_type_source) {
+            TCHECK(sinks[e->b] == (e->b > 0) && sources[e->b] == 0);
+            sources[e->b]++;
+        } else {
+            TCHECK(e->kind == ompt_dependence_type_sink && e->b + 1 < M);
+            sinks[e->b + 1]++;
+        }
+    }
+    for (int i = 0; i < M; i++)
+        TCHECK(sources[i] == 1 && sinks[i] == (i > 0));
     printf("ompt_work: ok\n");
     return 0;
 }

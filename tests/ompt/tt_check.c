@@ -19,7 +19,7 @@
  *   unless the program ended from inside a task;
  * - a thread begins and ends at most once;
  * - an implicit task of a team begins with an index below the team's size;
- * - a dispatch (an iteration or loop chunk, a section)
+ * - a dispatch (an iteration or loop chunk, a section; not a taskloop's chunk)
  *   happens inside an open worksharing region of its thread.
  *
  * The log must be complete (no event dropped for lack of room). */
@@ -227,7 +227,8 @@ size_t tt_check(FILE *report)
                 bad(e, "implicit task index not below the team size");
             break;
         case ompt_callback_dispatch:
-            if (!in_work(t))
+            /* A taskloop's chunk begins in its task, on any thread. */
+            if (e->kind != ompt_dispatch_taskloop_chunk && !in_work(t))
                 bad(e, "a worksharing dispatch outside any worksharing region of the thread");
             break;
         case ompt_callback_sync_region:

@@ -360,7 +360,15 @@ static void on_dispatch(ompt_data_t *par, ompt_data_t *task, ompt_dispatch_t kin
     e->parallel = id_of(par);
     e->task = id_of(task);
     e->kind = kind;
-    e->b = instance.value;
+    if (kind == ompt_dispatch_ws_loop_chunk || kind == ompt_dispatch_taskloop_chunk ||
+        kind == ompt_dispatch_distribute_chunk) {
+        /* OpenMP 5.2: instance.ptr points to the chunk. */
+        const ompt_dispatch_chunk_t *c = instance.ptr;
+        e->b = c->start;
+        e->a = c->iterations;
+    } else {
+        e->b = instance.value;   /* iteration number; a section's code address */
+    }
 }
 
 static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *par, ompt_data_t *task,

@@ -1059,7 +1059,7 @@ def slice_yields_by_phase(recs, phases):
 
 
 def test_slice():
-    """pvsched's slice rule (src/phantom/slice.c): a waiter spinning with no
+    """pvsched's slice rule (src/wait/slice.c): a waiter spinning with no
     phantom yields its CPU, and records wait_slice_yield, when the phantom
     page says another task has been waiting for its CPU longer than a slice;
     not when the page says nobody waits, nor with PVOMP_PVSCHED_SLICE_US=0.

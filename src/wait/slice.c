@@ -8,15 +8,14 @@
  * where the thread holds nothing.  At most one yield per slice. */
 #include <sched.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
+#include "base/message.h"
 #include "phantom/phantom.h"
 #include "pvomp/phantom.h"
-#include "runtime/internal.h"
+#include "wait/slice.h"
 
-static const uint64_t no_queue[PVOMP_PHANTOM_MAX_CPUS];
-static const volatile uint64_t *queued_ptr = no_queue; /* the page's queued_since_ns */
 static uint64_t slice_ns;
 static __thread uint64_t not_before_ns; /* spacing of the yields of one thread */
 
@@ -32,7 +31,7 @@ static uint64_t kernel_slice_ns(void)
 }
 
 /* PVOMP_PVSCHED_SLICE_US: the slice in microseconds; 0 turns the rule off. */
-void pv_phantom_slice_configure(void)
+void pv_slice_configure(void)
 {
     slice_ns = kernel_slice_ns();
     const char *v = getenv("PVOMP_PVSCHED_SLICE_US");
@@ -48,27 +47,20 @@ void pv_phantom_slice_configure(void)
     slice_ns = us * 1000ULL;
 }
 
-uint64_t pv_phantom_slice_ns(void)
+uint64_t pv_slice_ns(void)
 {
     return slice_ns;
 }
 
-void pv_phantom_slice_publish(const struct pvomp_phantom_proc *p)
-{
-    queued_ptr = p ? p->queued_since_ns : no_queue;
-}
-
-uint64_t pv_phantom_slice_over(void)
+uint64_t pv_slice_over(void)
 {
     int cpu = sched_getcpu(); /* glibc reads it from rseq: no system call */
     if (cpu < 0 || cpu >= (int)PVOMP_PHANTOM_MAX_CPUS || !slice_ns)
         return 0;
-    uint64_t since = queued_ptr[cpu];
+    uint64_t since = pv_phantom_queued_ptr[cpu];
     if (!since)
         return 0;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); /* the clock of bpf_ktime_get_ns */
-    uint64_t now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    uint64_t now = pv_monotonic_ns(); /* the clock of bpf_ktime_get_ns */
     if (now - since < slice_ns || now < not_before_ns)
         return 0;
     /* One yield per slice, as HRTICK would reschedule once at the end of

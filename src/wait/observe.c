@@ -6,10 +6,11 @@
 #include "phantom/phantom.h"
 #include "pvomp/phantom.h"
 #include "trace/trace.h"
+#include "wait/observe.h"
 
 static _Atomic uint32_t last_phantoms;
 
-void pv_trace_phantom_observed(uint32_t phantoms)
+void pv_wait_phantoms_observed(uint32_t phantoms)
 {
     if (atomic_load_explicit(&last_phantoms, memory_order_relaxed) == phantoms)
         return;

@@ -1,0 +1,44 @@
+# The modules of libgomp.so.1, each a CMake OBJECT library that sees only its
+# own headers and those of the modules below it (docs/DESIGN.md, "Layers").
+#
+# Every header is included by its path under src/ ("wait/wait.h").  A module
+# does not get -Isrc: it gets -I<build>/layers/<module>, a directory holding
+# one symbolic link per module it may use (itself and those below), so an
+# include that climbs ("runtime/internal.h" from src/wait) finds no file and
+# the build fails.  tests/layers checks that it does.
+#
+# pvomp_module(<name> BELOW <module>... SOURCES <file>...)
+# All modules take their compile flags from the interface library
+# pvomp_flags (definitions that the options add, e.g. PVOMP_NO_OMPT).
+
+add_library(pvomp_flags INTERFACE)
+target_compile_definitions(pvomp_flags INTERFACE _GNU_SOURCE PVOMP_BUILD)
+target_include_directories(pvomp_flags INTERFACE ${CMAKE_SOURCE_DIR}/include)
+
+set(PVOMP_LAYERS_DIR ${CMAKE_BINARY_DIR}/layers)
+set(PVOMP_MODULES)
+
+function(pvomp_module name)
+  cmake_parse_arguments(M "" "" "BELOW;SOURCES" ${ARGN})
+  set(view ${PVOMP_LAYERS_DIR}/${name})
+  file(REMOVE_RECURSE ${view})
+  file(MAKE_DIRECTORY ${view})
+  foreach(m ${name} ${M_BELOW})
+    file(CREATE_LINK ${CMAKE_SOURCE_DIR}/src/${m} ${view}/${m} SYMBOLIC)
+  endforeach()
+  add_library(pvomp_${name} OBJECT ${M_SOURCES})
+  set_target_properties(pvomp_${name} PROPERTIES
+    C_VISIBILITY_PRESET hidden POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(pvomp_${name} PRIVATE ${view})
+  # The generated trace points (gen/trace/events.h) belong to the trace module.
+  if(name STREQUAL trace OR "trace" IN_LIST M_BELOW)
+    target_include_directories(pvomp_${name} PRIVATE ${GEN_DIR})
+    add_dependencies(pvomp_${name} pvomp_trace_events)
+  endif()
+  target_link_libraries(pvomp_${name} PRIVATE pvomp_flags)
+  set(PVOMP_MODULES ${PVOMP_MODULES} ${name} PARENT_SCOPE)
+endfunction()
+
+macro(pvomp_glob var)
+  file(GLOB ${var} CONFIGURE_DEPENDS ${ARGN})
+endmacro()

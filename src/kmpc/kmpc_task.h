@@ -1,0 +1,69 @@
+/* Explicit tasks through libomp's ABI: what kmpc_task.c shares with the
+ * taskloop, task reduction and detach code. */
+#ifndef PV_KMPC_TASK_H
+#define PV_KMPC_TASK_H
+
+#include "kmpc/kmpc.h"
+
+typedef kmp_int32 (*kmp_routine_entry_t)(kmp_int32 gtid, void *task);
+
+/* clang's kmp_task_t header; the privates follow it.  A taskloop's task
+ * continues with its bounds (lb, ub, st, liter, reductions). */
+typedef struct {
+    void *shareds;
+    kmp_routine_entry_t routine;
+    kmp_int32 part_id;
+    kmp_routine_entry_t destructors; /* data1 */
+    kmp_int32 priority;              /* data2 */
+} kmp_task_t;
+
+/* libomp's kmp_tasking_flags_t bits that clang sets. */
+enum {
+    KMP_TASK_TIED = 1u << 0,
+    KMP_TASK_FINAL = 1u << 1,
+    KMP_TASK_MERGED_IF0 = 1u << 2,
+    KMP_TASK_DESTRUCTORS = 1u << 3,
+    KMP_TASK_PRIORITY = 1u << 5,
+    KMP_TASK_DETACHABLE = 1u << 6,
+};
+
+/* A detachable task's event (what __kmpc_task_allow_completion_event hands
+ * out): GOMP_task stores pvomp's own event into `gomp` when the task is
+ * submitted; omp_fulfill_event@VERSION fulfils that one and frees this.
+ * An if(0) task is never submitted: its `fulfilled` flag is used instead. */
+struct pv_kmpc_event {
+    void *_Atomic gomp;
+    _Atomic int fulfilled; /* an undeferred task's: fulfilled before submit */
+};
+
+/* Before the header, what pvomp keeps of the allocation: its flags, the
+ * sizes (a taskloop copies the whole block), a detachable task's event. */
+struct pv_kmpc_task_block {
+    kmp_int32 flags;
+    size_t task_bytes;    /* header + privates, rounded up to 16 */
+    size_t shareds_bytes; /* the shared variables' pointers, after them */
+    struct pv_kmpc_event *event;
+    _Alignas(16) kmp_task_t task;
+};
+
+static inline struct pv_kmpc_task_block *pv_kmpc_block_of(kmp_task_t *t)
+{
+    return (struct pv_kmpc_task_block *)((char *)t - offsetof(struct pv_kmpc_task_block, task));
+}
+
+/* Hand a task to GOMP_task (depend: a GOMP depend array or NULL). */
+void pv_kmpc_task_submit(kmp_task_t *t, void **depend);
+/* A copy of a task's whole block, shareds pointer moved into the copy. */
+kmp_task_t *pv_kmpc_task_clone(kmp_task_t *t);
+/* Free a task that never runs, after its destructors (a taskloop's pattern). */
+void pv_kmpc_task_discard(kmp_task_t *t);
+
+/* Taskgroup nesting, for the task reductions (kmpc_taskred.c): called by
+ * __kmpc_taskgroup after it starts, __kmpc_end_taskgroup after it waited. */
+void pv_kmpc_taskred_enter(void);
+void pv_kmpc_taskred_leave(void);
+
+void GOMP_taskgroup_start(void);
+void GOMP_taskgroup_end(void);
+
+#endif
