@@ -136,21 +136,32 @@ static inline uint32_t pvomp_trace_strlen(const char *s, size_t *full)
     return (uint32_t)n;
 }
 
+/* The header of an event record of `size` bytes in all (header and
+ * arguments) at p: record type, id, timestamp, length (from the id on, so
+ * size - 8) and thread.  Every writer of a record header uses this. */
+static inline uint8_t *pvomp_trace_put_header(uint8_t *p, uint64_t id, uint64_t ts,
+                                              uint32_t size, uint32_t tid)
+{
+    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
+    uint32_t lt[2] = { size - 8, tid };
+    memcpy(p, w, sizeof w);
+    memcpy(p + 24, lt, sizeof lt);
+    return p + PVOMP_TRACE_EVENT_HDR;
+}
+
 /* Append a pvtrace_cut record after the event at `rec` (whose header gives
  * timestamp and thread): argument `arg` was cut from `full` bytes. */
 static inline uint8_t *pvomp_trace_put_cut(uint8_t *p, const uint8_t *rec, uint64_t cut_id,
                                            uint64_t arg, uint64_t full)
 {
-    uint64_t type = PVOMP_TRACE_REC_EVENT;
-    uint32_t len = PVOMP_TRACE_CUT_REC - 8;
-    memcpy(p, &type, 8);
-    memcpy(p + 8, &cut_id, 8);
-    memcpy(p + 16, rec + 16, 8);     /* timestamp of the event */
-    memcpy(p + 24, &len, 4);
-    memcpy(p + 28, rec + 28, 4);     /* thread id */
-    memcpy(p + 32, &arg, 8);
-    memcpy(p + 40, &full, 8);
-    return p + PVOMP_TRACE_CUT_REC;
+    uint64_t ts;
+    uint32_t tid;
+    memcpy(&ts, rec + 16, 8);        /* timestamp of the event */
+    memcpy(&tid, rec + 28, 4);       /* thread id */
+    p = pvomp_trace_put_header(p, cut_id, ts, PVOMP_TRACE_CUT_REC, tid);
+    memcpy(p, &arg, 8);
+    memcpy(p + 8, &full, 8);
+    return p + 16;
 }
 
 /* Id of the built-in pvtrace_cut event (always 4; see src/trace/trace-events). */

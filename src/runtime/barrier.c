@@ -10,6 +10,14 @@
  */
 #include "runtime/barrier_site.h"
 
+/* The trace records pv_barrier_trace_kind(kind): the catalog's barrier_kind. */
+_Static_assert((int)PV_BARRIER_EXPLICIT == (int)PVTRACE_BARRIER_KIND_EXPLICIT &&
+                   (int)PV_BARRIER_WORKSHARE == (int)PVTRACE_BARRIER_KIND_WORKSHARE &&
+                   (int)PV_BARRIER_JOIN == (int)PVTRACE_BARRIER_KIND_JOIN &&
+                   (int)PV_BARRIER_CANCEL == (int)PVTRACE_BARRIER_KIND_CANCEL &&
+                   (int)PV_BARRIER_OTHER == (int)PVTRACE_BARRIER_KIND_OTHER,
+               "enum pv_barrier_kind numbers its kinds as #enum barrier_kind (trace-events)");
+
 void pv_barrier_init(struct pv_barrier *b, unsigned total)
 {
     /* The generation is never reset: a thread of a previous use that is

@@ -4,6 +4,12 @@
 #include "runtime/loop.h"
 #include "trace/trace.h"
 
+/* loop_init records the schedule as is: the catalog's loop_sched names it. */
+_Static_assert((int)PV_SCHED_STATIC == (int)PVTRACE_LOOP_SCHED_STATIC &&
+                   (int)PV_SCHED_DYNAMIC == (int)PVTRACE_LOOP_SCHED_DYNAMIC &&
+                   (int)PV_SCHED_GUIDED == (int)PVTRACE_LOOP_SCHED_GUIDED,
+               "enum pv_sched numbers its schedules as #enum loop_sched (trace-events)");
+
 void pv_chunk_observe_slow(const struct pv_ws *ws, pv_ull s0, pv_ull e0)
 {
     trace_loop_chunk(s0, e0);

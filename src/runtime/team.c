@@ -107,7 +107,7 @@ static void *worker_main(void *arg)
     if (pooled)
         *boot.self_slot = thr; /* read by the master only after the final barrier */
     pv_phantom_thread_start();
-    trace_thread_begin(1);
+    trace_thread_begin(PVTRACE_THREAD_ROLE_POOL);
 
     uint32_t consumed = 0;
     void (*fn)(void *) = boot.fn;

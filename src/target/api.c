@@ -29,7 +29,7 @@ PV_EXPORT void *omp_target_alloc(size_t size, int device_num)
     if (w < 0)
         return NULL;
     if (w == 1)
-        trace_target_data(PV_TK_ALLOC, d->num, size);
+        trace_target_data(PVTRACE_TARGET_KIND_ALLOC, d->num, size);
     void *p = malloc(size ? size : 1);
     if (w == 1 && p && pv_ev_on()) {
         struct pv_op op;
@@ -46,7 +46,7 @@ PV_EXPORT void omp_target_free(void *device_ptr, int device_num)
     if (!device_ptr || which(device_num, &d) < 0)
         return;
     if (d)
-        trace_target_data(PV_TK_FREE, d->num, 0);   /* (the size is not known) */
+        trace_target_data(PVTRACE_TARGET_KIND_FREE, d->num, 0);   /* (the size is not known) */
     if (d && pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_delete, device_ptr, d->num, NULL, d->num, 0,

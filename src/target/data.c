@@ -48,7 +48,9 @@ void pv_target_data_op(int op, struct pv_device *d, const struct pv_maplist *l, 
     (void)flags;
     struct pv_tctx c;
     bool ev = pv_ev_on();
-    unsigned tk = op == PV_TT_UPDATE ? PV_TK_UPDATE : op == PV_TT_ENTER ? PV_TK_ENTER : PV_TK_EXIT;
+    unsigned tk = op == PV_TT_UPDATE  ? PVTRACE_TARGET_KIND_UPDATE
+                  : op == PV_TT_ENTER ? PVTRACE_TARGET_KIND_ENTER_DATA
+                                      : PVTRACE_TARGET_KIND_EXIT_DATA;
     trace_target_begin(tk, ev_device(d));
     if (ev)
         pv_ev_target_begin(&c, op_kind(op, nowait), ev_device(d), codeptr);
@@ -83,7 +85,7 @@ static void data_begin(int device, const struct pv_maplist *l, const void *codep
     struct pv_tctx c;
     bool ev = pv_ev_on();
     /* The flight log shows the whole region: target_end at GOMP_target_end_data. */
-    trace_target_begin(PV_TK_DATA, ev_device(d));
+    trace_target_begin(PVTRACE_TARGET_KIND_DATA, ev_device(d));
     if (ev)
         pv_ev_target_begin(&c, ompt_target_enter_data, ev_device(d), codeptr);
     struct pv_mapped *h = d ? pv_map_enter(d, l, PV_MAP_DATA) : pv_calloc(1, sizeof *h);
@@ -122,7 +124,7 @@ PV_EXPORT void GOMP_target_end_data(void)
     pv_map_exit(h);
     if (ev)
         pv_ev_target_end(&c);
-    trace_target_end(PV_TK_DATA, devnum);
+    trace_target_end(PVTRACE_TARGET_KIND_DATA, devnum);
 }
 
 PV_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,

@@ -113,7 +113,7 @@ static void run_target(struct pv_device *d, void (*fn)(void *), const struct pv_
     struct pv_tctx c;
     bool ev = pv_ev_on();
     int devnum = d ? d->num : pv_target_num_devices();
-    trace_target_begin(PV_TK_REGION, devnum);
+    trace_target_begin(PVTRACE_TARGET_KIND_REGION, devnum);
     if (ev)
         pv_ev_target_begin(&c, nowait ? ompt_target_nowait : ompt_target, devnum, codeptr);
     if (!d) {
@@ -131,7 +131,7 @@ static void run_target(struct pv_device *d, void (*fn)(void *), const struct pv_
     }
     if (ev)
         pv_ev_target_end(&c);
-    trace_target_end(PV_TK_REGION, devnum);
+    trace_target_end(PVTRACE_TARGET_KIND_REGION, devnum);
 }
 
 /* ------------------------------------------------------------ target tasks */

@@ -29,7 +29,7 @@ void *pv_dev_alloc(struct pv_device *d, size_t size, uintptr_t host_like, size_t
     size_t a = align > PV_DEV_ALIGN ? align : PV_DEV_ALIGN;
     if (a & (a - 1))
         a = PV_DEV_ALIGN;
-    trace_target_data(PV_TK_ALLOC, d->num, size);
+    trace_target_data(PVTRACE_TARGET_KIND_ALLOC, d->num, size);
     char *block = malloc(size + a);
     if (!block)
         pv_fatal("device %d: out of memory allocating %zu bytes", d->num, size);
@@ -47,7 +47,7 @@ void *pv_dev_alloc(struct pv_device *d, size_t size, uintptr_t host_like, size_t
 
 void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size)
 {
-    trace_target_data(PV_TK_FREE, d->num, size);
+    trace_target_data(PVTRACE_TARGET_KIND_FREE, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_delete, dev_addr, d->num, NULL, d->num, size,
@@ -71,7 +71,7 @@ void pv_dev_share(struct pv_device *d, ompt_target_data_op_t optype, uintptr_t h
 
 void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size)
 {
-    trace_target_data(PV_TK_TO, d->num, size);
+    trace_target_data(PVTRACE_TARGET_KIND_TO_DEVICE, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_transfer_to_device, (void *)host, host_dev(),
@@ -85,7 +85,7 @@ void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size)
 
 void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size)
 {
-    trace_target_data(PV_TK_FROM, d->num, size);
+    trace_target_data(PVTRACE_TARGET_KIND_FROM_DEVICE, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
         pv_ev_data_op_begin(&op, ompt_target_data_transfer_from_device, (void *)dev, d->num,
@@ -103,9 +103,9 @@ void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t si
 {
     int host = host_dev();
     if (dst_dev != host || src_dev != host)
-        trace_target_data(src_dev == host   ? PV_TK_TO
-                          : dst_dev == host ? PV_TK_FROM
-                                            : PV_TK_DEV_TO_DEV,
+        trace_target_data(src_dev == host   ? PVTRACE_TARGET_KIND_TO_DEVICE
+                          : dst_dev == host ? PVTRACE_TARGET_KIND_FROM_DEVICE
+                                            : PVTRACE_TARGET_KIND_DEVICE_TO_DEVICE,
                           src_dev == host ? dst_dev : src_dev, size);
     if (!pv_ev_on() || (dst_dev == host && src_dev == host)) {
         memcpy(dst, src, size);

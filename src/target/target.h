@@ -114,14 +114,11 @@ bool pv_target_in_kernel(void);
 int pv_target_current_device(void);
 
 /* ------------------------------------------------------------ flight log */
-/* `kind` of the trace events target_begin/end/data (src/trace/trace-events):
+/* `kind` of the trace events target_begin/end/data is enum
+ * pvtrace_target_kind (#enum target_kind in src/trace/trace-events):
  * constructs, from target_begin to target_end on the encountering thread
  * (a target data region spans GOMP_target_data_ext to GOMP_target_end_data),
  * and device memory operations (target_data, one instant each, with bytes). */
-enum pv_trace_target_kind {
-    PV_TK_REGION = 0, PV_TK_DATA = 1, PV_TK_ENTER = 2, PV_TK_EXIT = 3, PV_TK_UPDATE = 4,
-    PV_TK_TO = 5, PV_TK_FROM = 6, PV_TK_ALLOC = 7, PV_TK_FREE = 8, PV_TK_DEV_TO_DEV = 9,
-};
 
 /* --------------------------------------------------------- device memory */
 /* A device block of `size` bytes placed like host address `host_like`

@@ -221,20 +221,12 @@ static void out_put(struct out *o, const void *p, uint64_t len)
     }
 }
 
-static void put_rec_hdr(uint8_t *p, uint64_t id, uint64_t ts, uint32_t len, uint32_t tid)
-{
-    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
-    uint32_t lt[2] = { len, tid };
-    memcpy(p, w, 24);
-    memcpy(p + 24, lt, 8);
-}
-
 static void put_chunk_hdr(struct out *o, uint64_t stream, uint64_t seq, uint64_t ts, uint32_t tid,
                           uint64_t bytes)
 {
     uint8_t h[CHUNK_HDR];
     uint64_t a[3] = { stream, seq, bytes };
-    put_rec_hdr(h, PV_TRACE_EV_pvtrace_chunk, ts, CHUNK_HDR - 8, tid);
+    pvomp_trace_put_header(h, PV_TRACE_EV_pvtrace_chunk, ts, CHUNK_HDR, tid);
     memcpy(h + 32, a, 24);
     out_put(o, h, CHUNK_HDR);
 }
@@ -245,7 +237,7 @@ static void put_dropped(struct out *o, uint64_t stream, uint64_t seq, uint64_t t
 {
     uint8_t rec[PVOMP_TRACE_EVENT_HDR + 8];
     put_chunk_hdr(o, stream, seq, ts, tid, sizeof rec);
-    put_rec_hdr(rec, PVOMP_TRACE_DROPPED_ID, ts, sizeof rec - 8, tid);
+    pvomp_trace_put_header(rec, PVOMP_TRACE_DROPPED_ID, ts, sizeof rec, tid);
     memcpy(rec + PVOMP_TRACE_EVENT_HDR, &n, 8);
     out_put(o, rec, sizeof rec);
 }
@@ -302,8 +294,8 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
     uint8_t rec[PVOMP_TRACE_EVENT_HDR + 4 + 32 + 8 * 3];
     uint32_t rlen = (uint32_t)strnlen(reason, 32);
     uint64_t args[3] = { number, over_events, over_chunks };
-    put_rec_hdr(rec, PV_TRACE_EV_pvtrace_snapshot, now, PVOMP_TRACE_EVENT_HDR - 8 + 4 + rlen + 24,
-                pid);
+    pvomp_trace_put_header(rec, PV_TRACE_EV_pvtrace_snapshot, now,
+                           PVOMP_TRACE_EVENT_HDR + 4 + rlen + 24, pid);
     memcpy(rec + PVOMP_TRACE_EVENT_HDR, &rlen, 4);
     memcpy(rec + PVOMP_TRACE_EVENT_HDR + 4, reason, rlen);
     memcpy(rec + PVOMP_TRACE_EVENT_HDR + 4 + rlen, args, 24);
@@ -352,7 +344,7 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
     uint64_t lost = atomic_load_explicit(&pv_trace_lost, memory_order_relaxed);
     if (lost) {
         uint8_t drec[PVOMP_TRACE_EVENT_HDR + 8];
-        put_rec_hdr(drec, PVOMP_TRACE_DROPPED_ID, now, sizeof drec - 8, 0);
+        pvomp_trace_put_header(drec, PVOMP_TRACE_DROPPED_ID, now, sizeof drec, 0);
         memcpy(drec + PVOMP_TRACE_EVENT_HDR, &lost, 8);
         out_put(&o, drec, sizeof drec);
     }
@@ -362,7 +354,7 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
     clock_gettime(CLOCK_MONOTONIC, &mono);
     uint64_t e4[4] = { nstreams, nchunks, o.bytes,
                        (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec };
-    put_rec_hdr(end, PV_TRACE_EV_pvtrace_end, now, sizeof end - 8, pid);
+    pvomp_trace_put_header(end, PV_TRACE_EV_pvtrace_end, now, sizeof end, pid);
     memcpy(end + PVOMP_TRACE_EVENT_HDR, e4, 32);
     out_put(&o, end, sizeof end);
     bool ok = !o.failed;

@@ -58,29 +58,25 @@ void pv_trace_buf_event(struct pv_trace_buf *b, uint64_t id, uint64_t ts, uint32
                         const char *kinds, ...)
 {
     va_list ap;
-    uint32_t len = 24;
-    size_t at;
+    uint32_t size = PVOMP_TRACE_EVENT_HDR;
+    uint8_t hdr[PVOMP_TRACE_EVENT_HDR] = { 0 };
+    size_t at = b->len;
     va_start(ap, kinds);
-    put_u64(b, PVOMP_TRACE_REC_EVENT);
-    put_u64(b, id);
-    put_u64(b, ts);
-    at = b->len;
-    put_u32(b, 0); /* length, patched below */
-    put_u32(b, tid);
+    pv_trace_buf_put(b, hdr, sizeof hdr); /* written below, when the size is known */
     for (const char *k = kinds; *k; k++) {
         if (*k == 's') {
             const char *s = va_arg(ap, const char *);
             uint32_t n = s ? (uint32_t)strnlen(s, META_STRMAX) : 0;
             put_u32(b, n);
             pv_trace_buf_put(b, s, n);
-            len += 4 + n;
+            size += 4 + n;
         } else {
             put_u64(b, va_arg(ap, uint64_t));
-            len += 8;
+            size += 8;
         }
     }
     va_end(ap);
-    memcpy(b->p + at, &len, 4);
+    pvomp_trace_put_header(b->p + at, id, ts, size, tid);
 }
 
 void pv_trace_buf_decls(struct pv_trace_buf *b, uint64_t base, const struct pvomp_trace_event_desc *d,
@@ -141,6 +137,12 @@ void pv_trace_buf_preamble(struct pv_trace_buf *b)
         pv_trace_buf_event(b, PV_TRACE_EV_pvtrace_event, ts, pid, "usss", (uint64_t)i,
                            pv_trace_catalog[i].name, pv_trace_catalog[i].args,
                            pv_trace_catalog[i].fmt);
+    /* The names of enumerated arguments' values, after the declarations. */
+    for (unsigned i = 0; i < PV_TRACE_NENUM_USES; i++) {
+        const struct pv_trace_enum_use *u = &pv_trace_enum_uses[i];
+        pv_trace_buf_event(b, PV_TRACE_EV_pvtrace_enum, ts, pid, "uuss", u->id, u->arg, u->name,
+                           u->values);
+    }
     /* A new log (a fork child's too) lists every object again. */
     pv_trace_objects_forget();
     pv_trace_buf_objects(b, ts);

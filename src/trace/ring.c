@@ -230,11 +230,8 @@ static uint8_t *reserve_slow(struct pv_trace_ring *r, uint64_t id, uint32_t size
         uint64_t n = atomic_exchange_explicit(&r->dropped, 0, memory_order_relaxed);
         if (n) {
             uint8_t *p = r->buf + (r->head & r->mask);
-            uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, PVOMP_TRACE_DROPPED_ID, ts };
-            uint32_t lt[2] = { drec - 8, r->tid };
-            memcpy(p, hdr, sizeof hdr);
-            memcpy(p + 24, lt, sizeof lt);
-            memcpy(p + 32, &n, 8);
+            p = pvomp_trace_put_header(p, PVOMP_TRACE_DROPPED_ID, ts, drec, r->tid);
+            memcpy(p, &n, 8);
             r->head += drec; /* published together with the event by pv_trace_commit() */
         }
     }

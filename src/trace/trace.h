@@ -76,10 +76,7 @@ static inline uint8_t *pv_trace_put_header(struct pv_trace_ring *r, uint64_t id,
                                            uint64_t ts)
 {
     uint8_t *p = r->buf + (r->head & r->mask);
-    uint64_t hdr[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
-    uint32_t lt[2] = { size - 8, r->tid };
-    __builtin_memcpy(p, hdr, sizeof hdr);
-    __builtin_memcpy(p + 24, lt, sizeof lt);
+    pvomp_trace_put_header(p, id, ts, size, r->tid);
     r->last_id = id;
     r->last_ts = ts;
     return p;

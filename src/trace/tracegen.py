@@ -9,6 +9,14 @@ with `#` comments and blank lines.  Argument types are C integer types,
 bool, size_t, pointers (recorded as their address) and `const char *`
 strings; at most 10 arguments; `(void)` for none.
 
+pvomp's own catalog also names the values of enumerated arguments, in a
+directive that QEMU's tools read as a comment:
+
+    #enum barrier_kind { explicit = 0, workshare = 1 } for barrier_enter.kind
+
+(values: non-negative decimal numbers; `for` lists the event.argument pairs,
+integer arguments, that take the enumeration's values).
+
 Two modes:
 
   tracegen.py --group NAME EVENTS OUT.h OUT.c
@@ -22,6 +30,11 @@ Two modes:
 
   tracegen.py --runtime EVENTS OUT.h OUT.c
       For pvomp itself (used by src/trace/trace.cmake).
+
+  tracegen.py --reader EVENTS OUT.h OUT.c
+      For the reader (tools/pvomp-trace): the catalog as C tables (event
+      names, argument names and types, the enumerations) and the catalog's
+      text for `pvomp-trace events`.
 
   tracegen.py --check EVENTS      only validate.
 """
@@ -40,7 +53,11 @@ LINE_RE = re.compile(r'^\s*((?P<props>[\w\s]+?)\s+)?(?P<name>[A-Za-z_]\w*)'
 # Meta events that the writer emits itself; the runtime catalog must start
 # with exactly these, in this order (readers and pvomp/trace.h rely on it).
 META = ["pvtrace_event", "pvtrace_process", "pvtrace_clock", "pvtrace_chunk",
-        "pvtrace_cut", "pvtrace_end", "pvtrace_object", "pvtrace_snapshot"]
+        "pvtrace_cut", "pvtrace_end", "pvtrace_object", "pvtrace_snapshot",
+        "pvtrace_enum"]
+ENUM_RE = re.compile(r'^#enum\s+(?P<name>[a-z_]\w*)\s*\{(?P<body>[^}]*)\}\s*for\s+'
+                     r'(?P<uses>.*?)\s*$')
+IDENT_RE = re.compile(r"^[A-Za-z_]\w*$")
 
 
 class Error(Exception):
@@ -60,6 +77,7 @@ class Event:
         self.fmt = fmt
         self.args_text = args_text
         self.lineno = lineno
+        self.enums = [None] * len(args)
 
     @property
     def disabled(self):
@@ -67,6 +85,73 @@ class Event:
 
     def strmask(self):
         return sum(1 << i for i, (t, _) in enumerate(self.args) if is_string(t))
+
+
+class Enum:
+    """#enum NAME { value = N, ... } for event.arg, ..."""
+    def __init__(self, name, values, uses, lineno):
+        self.name = name
+        self.values = values      # list of (name, number)
+        self.uses = uses          # list of (event name, argument name)
+        self.lineno = lineno
+
+    def values_text(self):
+        """The values as the log's pvtrace_enum record carries them."""
+        return ",".join("%s=%d" % v for v in self.values)
+
+    def c_name(self, value):
+        return "PVTRACE_%s_%s" % (self.name.upper(), value.upper())
+
+
+def parse_enum(line, lineno):
+    m = ENUM_RE.match(line.strip())
+    if not m:
+        raise Error("not an enumeration: write '#enum name { value = 0, ... } for event.arg'")
+    values, names, numbers = [], set(), set()
+    for item in m.group("body").split(","):
+        bits = [b.strip() for b in item.split("=")]
+        if len(bits) != 2 or not IDENT_RE.match(bits[0]) or not bits[1].isdigit():
+            raise Error("enumeration '%s': '%s' is not 'name = number'"
+                        % (m.group("name"), item.strip()))
+        if bits[0] in names or int(bits[1]) in numbers:
+            raise Error("enumeration '%s': '%s' repeats a name or a number"
+                        % (m.group("name"), item.strip()))
+        names.add(bits[0])
+        numbers.add(int(bits[1]))
+        values.append((bits[0], int(bits[1])))
+    uses = []
+    for use in m.group("uses").split(","):
+        bits = use.strip().split(".")
+        if len(bits) != 2 or not all(IDENT_RE.match(b) for b in bits):
+            raise Error("enumeration '%s': '%s' is not event.argument"
+                        % (m.group("name"), use.strip()))
+        uses.append((bits[0], bits[1]))
+    return Enum(m.group("name"), values, uses, lineno)
+
+
+def bind_enums(events, enums, path):
+    """Check every event.arg that an enumeration names; ev.enums[i]: the
+    enumeration of argument i, or None."""
+    by_name = {e.name: e for e in events}
+    seen = set()
+    for en in enums:
+        if en.name in seen:
+            raise Error("%s:%d: enumeration '%s' declared twice" % (path, en.lineno, en.name))
+        seen.add(en.name)
+        for evname, arg in en.uses:
+            ev = by_name.get(evname)
+            where = "%s:%d: enumeration '%s': " % (path, en.lineno, en.name)
+            if not ev:
+                raise Error(where + "no event '%s'" % evname)
+            ix = [n for _, n in ev.args].index(arg) if arg in [n for _, n in ev.args] else -1
+            if ix < 0:
+                raise Error(where + "event '%s' has no argument '%s'" % (evname, arg))
+            if ev.args[ix][0].endswith("*"):
+                raise Error(where + "argument '%s.%s' is not an integer" % (evname, arg))
+            if ev.enums[ix]:
+                raise Error(where + "argument '%s.%s' already takes enumeration '%s'"
+                            % (evname, arg, ev.enums[ix].name))
+            ev.enums[ix] = en
 
 
 def parse_args(text):
@@ -104,17 +189,23 @@ def parse_args(text):
     return out
 
 
-def read_events(path):
+def read_events(path, enums=None):
+    """The events of a trace-events file; its enumerations are appended to
+    `enums` (a file that has some and no list to take them is an error)."""
     events = []
+    found = []
     seen = {}
     with open(path, encoding="utf-8") as f:
         data = f.read()
     if data and not data.endswith("\n"):
         raise Error("%s: the last line does not end with a newline" % path)
     for lineno, line in enumerate(data.split("\n")[:-1] if data else [], 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
         try:
+            if re.match(r"#enum\s", line.lstrip()):
+                found.append(parse_enum(line, lineno))
+                continue
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
             m = LINE_RE.match(line)
             if not m:
                 raise Error("not an event declaration: %s" % line.strip())
@@ -137,6 +228,12 @@ def read_events(path):
             events.append(Event(name, props, args, fmt, args_text, lineno))
         except Error as e:
             raise Error("%s:%d: %s" % (path, lineno, e))
+    bind_enums(events, found, path)
+    if found and enums is None:
+        raise Error("%s:%d: enumerations are only supported in pvomp's own catalog"
+                    % (path, found[0].lineno))
+    if enums is not None:
+        enums.extend(found)
     return events
 
 
@@ -221,14 +318,35 @@ def desc_table(events, name, static):
     return out
 
 
-def gen_runtime(events, src_name):
-    names = [e.name for e in events[:len(META)]]
-    if names != META:
+def c_enums(enums):
+    """enum pvtrace_<name> { PVTRACE_<NAME>_<VALUE> = N, ... } for C code."""
+    out = []
+    for en in enums:
+        out.append("enum pvtrace_%s {" % en.name)
+        for v, n in en.values:
+            out.append("    %s = %d," % (en.c_name(v), n))
+        out.append("};")
+    return out
+
+
+def enum_uses(events):
+    """(event index, argument index, enumeration) for every enumerated argument."""
+    return [(i, a, en) for i, ev in enumerate(events) for a, en in enumerate(ev.enums) if en]
+
+
+def header_start(src_name, guard):
+    return ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
+            "#ifndef %s" % guard, "#define %s" % guard, ""]
+
+
+def check_meta(events):
+    if [e.name for e in events[:len(META)]] != META:
         raise Error("the runtime catalog must start with %s" % ", ".join(META))
-    h = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
-         "#ifndef PV_TRACE_EVENTS_GEN_H",
-         "#define PV_TRACE_EVENTS_GEN_H",
-         "",
+
+
+def gen_runtime(events, enums, src_name):
+    check_meta(events)
+    h = header_start(src_name, "PV_TRACE_EVENTS_GEN_H") + [
          "#include <stdint.h>",
          "",
          '#include "pvomp/trace.h"',
@@ -236,7 +354,22 @@ def gen_runtime(events, src_name):
          "enum {"]
     for i, ev in enumerate(events):
         h.append("    PV_TRACE_EV_%s = %d," % (ev.name, i))
+    uses = enum_uses(events)
     h += ["    PV_TRACE_NEVENTS = %d" % len(events), "};", "",
+          "/* The values of enumerated arguments (#enum in the catalog). */"]
+    h += c_enums(enums)
+    h += ["",
+          "/* Argument `arg` of event `id` takes enumeration `name`, whose values"
+          " the log's",
+          " * pvtrace_enum record lists as `values` (\"name=number,...\"). */",
+          "struct pv_trace_enum_use {",
+          "    uint64_t id, arg;",
+          "    const char *name, *values;",
+          "};",
+          "#define PV_TRACE_NENUM_USES %d" % len(uses),
+          'extern const struct pv_trace_enum_use pv_trace_enum_uses[PV_TRACE_NENUM_USES] '
+          '__attribute__((visibility("hidden")));',
+          "",
           "/* Enabled flags, one per event (src/trace/control.c sets them). */",
           'extern uint8_t pv_trace_state[PV_TRACE_NEVENTS] __attribute__((visibility("hidden")));',
           'extern const struct pvomp_trace_event_desc pv_trace_catalog[PV_TRACE_NEVENTS] '
@@ -268,6 +401,12 @@ def gen_runtime(events, src_name):
          ""]
     c += desc_table(events, "pv_trace_catalog", "")
     c.append("")
+    c.append("const struct pv_trace_enum_use pv_trace_enum_uses[PV_TRACE_NENUM_USES] = {")
+    for i, a, en in uses:
+        c.append("    { PV_TRACE_EV_%s, %d, %s, %s }," % (events[i].name, a, c_string(en.name),
+                                                        c_string(en.values_text())))
+    c.append("};")
+    c.append("")
     for ev in points:
         c.append("void pv_trace_emit_%s(%s)" % (ev.name, params(ev)))
         c.append("{")
@@ -280,6 +419,75 @@ def gen_runtime(events, src_name):
                        "pv_trace_commit")
         c.append("}")
         c.append("")
+    return "\n".join(h) + "\n", "\n".join(c) + "\n"
+
+
+def enum_line(en):
+    return "#enum %s { %s } for %s" % (en.name, ", ".join("%s = %d" % v for v in en.values),
+                                       ", ".join("%s.%s" % u for u in en.uses))
+
+
+def catalog_text(events, enums, src_name):
+    """The catalog as a trace-events file (what `pvomp-trace events` prints
+    without a log): the enumerations, then one line per event."""
+    out = ["# pvomp's trace-events (from %s), printed by pvomp-trace events." % src_name]
+    out += [enum_line(en) for en in enums]
+    for ev in events:
+        out.append("%s%s(%s) %s" % ("".join(p + " " for p in ev.props), ev.name, ev.args_text,
+                                    ev.fmt))
+    return "\n".join(out) + "\n"
+
+
+def gen_reader(events, enums, src_name):
+    """C tables for tools/pvomp-trace (reader.h declares their types)."""
+    check_meta(events)
+    h = header_start(src_name, "TR_CATALOG_H") + [
+         "/* Index of each event in tr_cat_events (the line order of the catalog). */",
+         "enum {"]
+    for i, ev in enumerate(events):
+        h.append("    TR_EV_%s = %d," % (ev.name, i))
+    h += ["    TR_NEVENTS = %d," % len(events),
+          "    TR_NMETA = %d /* the log's own events come first */" % len(META),
+          "};",
+          "",
+          "/* Index of each argument in its event's argument list. */",
+          "enum {"]
+    for ev in events:
+        for i, (_, n) in enumerate(ev.args):
+            h.append("    TR_ARG_%s_%s = %d," % (ev.name, n, i))
+    h += ["};", "",
+          "#define TR_NENUMS %d" % len(enums),
+          "",
+          "#endif"]
+    c = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
+         '#include "reader.h"',
+         ""]
+    for en in enums:
+        c.append("static const char *const enum_%s_names[] = { %s };"
+                 % (en.name, ", ".join(c_string(v) for v, _ in en.values)))
+        c.append("static const uint64_t enum_%s_values[] = { %s };"
+                 % (en.name, ", ".join("%d" % n for _, n in en.values)))
+    c.append("")
+    c.append("const struct tr_enum tr_cat_enums[TR_NENUMS] = {")
+    for en in enums:
+        c.append("    { %s, %d, enum_%s_names, enum_%s_values }," % (
+            c_string(en.name), len(en.values), en.name, en.name))
+    c += ["};", "", "const struct tr_cat_event tr_cat_events[TR_NEVENTS] = {"]
+    index = {en.name: i for i, en in enumerate(enums)}
+    for ev in events:
+        c.append("    { %s, %s, %s, %d," % (c_string(ev.name), c_string(ev.args_text),
+                                            c_string(ev.fmt), len(ev.args)))
+        c.append("      { %s }," % (", ".join(c_string(n) for _, n in ev.args) or "0"))
+        c.append("      { %s }," % (", ".join(c_string(t) for t, _ in ev.args) or "0"))
+        c.append("      { %s }," % (", ".join("true" if is_string(t) else "false"
+                                              for t, _ in ev.args) or "0"))
+        c.append("      { %s } }," % (", ".join("%d" % (index[en.name] + 1 if en else 0)
+                                                for en in ev.enums) or "0"))
+    c += ["};", ""]
+    c.append("const char tr_builtin_catalog[] =")
+    for line in catalog_text(events, enums, src_name).splitlines(True):
+        c.append("    %s" % c_string(line).replace("\n", "\\n"))
+    c[-1] += ";"
     return "\n".join(h) + "\n", "\n".join(c) + "\n"
 
 
@@ -354,6 +562,7 @@ def main(argv):
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--group", help="name of a program's event group (user mode)")
     mode.add_argument("--runtime", action="store_true", help="generate pvomp's own catalog")
+    mode.add_argument("--reader", action="store_true", help="generate the reader's tables")
     mode.add_argument("--check", action="store_true", help="only validate the file")
     ap.add_argument("--prefix", default="trace_", help="prefix of the trace functions")
     ap.add_argument("events")
@@ -361,14 +570,17 @@ def main(argv):
     ap.add_argument("source", nargs="?")
     a = ap.parse_args(argv)
     try:
-        events = read_events(a.events)
+        enums = [] if (a.runtime or a.reader or a.check) else None
+        events = read_events(a.events, enums)
         if a.check:
             return 0
         if not a.header or not a.source:
             raise Error("give the output header and source file names")
         src_name = a.events.rsplit("/", 1)[-1]
         if a.runtime:
-            h, c = gen_runtime(events, src_name)
+            h, c = gen_runtime(events, enums, src_name)
+        elif a.reader:
+            h, c = gen_reader(events, enums, src_name)
         else:
             if any(e.name.startswith("pvtrace_") for e in events):
                 raise Error("the names pvtrace_* are reserved")

@@ -171,12 +171,8 @@ uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len)
 
 static void chunk_header(uint8_t *h, struct pv_trace_ring *r, uint64_t ts, uint64_t bytes)
 {
-    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, PV_TRACE_EV_pvtrace_chunk, ts };
-    uint32_t lt[2] = { CHUNK_HDR - 8, r->tid };
     uint64_t a[3] = { r->stream, r->seq++, bytes };
-    memcpy(h, w, 24);
-    memcpy(h + 24, lt, 8);
-    memcpy(h + 32, a, 24);
+    memcpy(pvomp_trace_put_header(h, PV_TRACE_EV_pvtrace_chunk, ts, CHUNK_HDR, r->tid), a, 24);
     if (r->seq == 1)
         n_streams++;
     n_chunks++;
@@ -188,12 +184,9 @@ static void chunk_header(uint8_t *h, struct pv_trace_ring *r, uint64_t ts, uint6
 static void write_single(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint64_t arg)
 {
     uint8_t rec[CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8];
-    uint64_t w[3] = { PVOMP_TRACE_REC_EVENT, id, ts };
-    uint32_t lt[2] = { PVOMP_TRACE_EVENT_HDR, r->tid };
     chunk_header(rec, r, ts, PVOMP_TRACE_EVENT_HDR + 8);
-    memcpy(rec + CHUNK_HDR, w, 24);
-    memcpy(rec + CHUNK_HDR + 24, lt, 8);
-    memcpy(rec + CHUNK_HDR + 32, &arg, 8);
+    memcpy(pvomp_trace_put_header(rec + CHUNK_HDR, id, ts, PVOMP_TRACE_EVENT_HDR + 8, r->tid),
+           &arg, 8);
     struct iovec iov[2] = { { rec, CHUNK_HDR }, { rec + CHUNK_HDR, sizeof rec - CHUNK_HDR } };
     put_chunks(iov, 2);
 }

@@ -9,6 +9,13 @@
 #include "wait/slice.h"
 #include "wait/wait.h"
 
+/* The trace records the policy as is: the catalog's wait_policy names it. */
+_Static_assert((int)PV_WAIT_DEFAULT == (int)PVTRACE_WAIT_POLICY_DEFAULT &&
+                   (int)PV_WAIT_ACTIVE == (int)PVTRACE_WAIT_POLICY_ACTIVE &&
+                   (int)PV_WAIT_PASSIVE == (int)PVTRACE_WAIT_POLICY_PASSIVE &&
+                   (int)PV_WAIT_PVSCHED == (int)PVTRACE_WAIT_POLICY_PVSCHED,
+               "enum pv_wait_policy numbers its policies as #enum wait_policy (trace-events)");
+
 /* pvsched's spins, counted across waits, so that the slice rule is checked
  * every 64 spins however short each wait is (a barrier wait is often fewer
  * than 64 spins, and a thread may hold its CPU through thousands of them). */

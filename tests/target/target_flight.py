@@ -21,8 +21,20 @@ def fail(msg):
     sys.exit(1)
 
 
+def target_kinds(reader):
+    """The numbers of the target_kind names, from the catalog the reader has
+    compiled in (`pvomp-trace events`: #enum target_kind { region = 0, ... })."""
+    p = subprocess.run([reader, "events"], capture_output=True, text=True)
+    m = re.search(r"^#enum target_kind \{([^}]*)\}", p.stdout, re.M)
+    if p.returncode != 0 or not m:
+        fail("pvomp-trace events lists no target_kind enumeration:\n" + p.stdout + p.stderr)
+    return {k.strip(): int(v) for k, v in (item.split("=") for item in m.group(1).split(","))}
+
+
 def records(reader, log):
-    """The log's target_* records as (tid, (name, kind, device[, bytes]))."""
+    """The log's target_* records as (tid, (name, kind, device[, bytes])); the
+    reader prints kinds by name (kind=region), given here as their numbers."""
+    kinds = target_kinds(reader)
     p = subprocess.run([reader, "dump", log], capture_output=True, text=True)
     if p.returncode != 0:
         fail("pvomp-trace dump exited %d:\n%s" % (p.returncode, p.stderr))
@@ -37,7 +49,9 @@ def records(reader, log):
         if not name.startswith("target_"):
             continue
         args = dict(kv.split("=", 1) for kv in m.group(3).split())
-        rec = (name, int(args["kind"], 16), int(args["device"], 16))
+        if args["kind"] not in kinds:
+            fail("kind %r is not a target_kind name: %r" % (args["kind"], line))
+        rec = (name, kinds[args["kind"]], int(args["device"], 16))
         if name == "target_data":
             rec += (int(args["bytes"], 16),)
         out.append((int(m.group(2)), rec))

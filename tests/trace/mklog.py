@@ -38,9 +38,11 @@ RUNTIME = [
     ("loop_chunk", "int64_t start, int64_t end"),
 ]
 EVENTS = META + RUNTIME
-ID = {name: i for i, (name, _) in enumerate(EVENTS)}
+# A log of a pvomp that names enumerated values declares this too (enum_log).
+ENUM_META = ("pvtrace_enum", "uint64_t id, uint64_t arg, const char *name, const char *values")
+ID = {name: i for i, (name, _) in enumerate(EVENTS + [ENUM_META])}
 STRARGS = {name: [("char *" in a) for a in args.split(", ")] if args != "void" else []
-           for name, args in EVENTS}
+           for name, args in EVENTS + [ENUM_META]}
 
 
 def args_bytes(name, args):
@@ -62,15 +64,44 @@ def ev(name, ts, tid, *args):
     return event(ID[name], ts, tid, args_bytes(name, args))
 
 
-def preamble(pid=4242):
+def preamble(pid=4242, events=EVENTS):
     out = struct.pack("=QQQ", HEADER_ID, MAGIC, 4)
-    for i, (name, _) in enumerate(EVENTS):
+    for i, (name, _) in enumerate(events):
         out += struct.pack("=QQI", 0, i, len(name)) + name.encode()
     out += ev("pvtrace_process", 1000, pid, pid, "/synthetic/app", "app --test", "mklog")
     out += ev("pvtrace_clock", 1000, pid, "monotonic", 0, 1000, 1700000000000000000)
-    for i, (name, args) in enumerate(EVENTS):
+    for i, (name, args) in enumerate(events):
         out += ev("pvtrace_event", 1000, pid, i, name, args, '""')
     return out
+
+
+BARRIER_KIND = "explicit=0,workshare=1,join=2,cancel=3,other=4"
+
+
+def enum_log(path):
+    """A log that names its enumerated values (pvtrace_enum): barrier_enter's
+    kind is a barrier_kind, barrier_leave's declaration is corrupt ("join"
+    has no number), wait_begin's policy has none.  One thread: barrier_enter
+    with kinds 2 (join) and 9 (not a barrier_kind), barrier_leave 2, then a
+    wait_begin (policy 3) and a loop_chunk that must still be read.  The log
+    also declares phantom_change otherwise than the catalog (one argument),
+    as another version might, and records one."""
+    out = preamble(events=EVENTS + [ENUM_META])
+    out += ev("pvtrace_event", 1000, 4242, ID["phantom_change"], "phantom_change",
+              "unsigned phantoms", '""')
+    out += ev("pvtrace_enum", 1000, 4242, ID["barrier_enter"], 0, "barrier_kind", BARRIER_KIND)
+    out += ev("pvtrace_enum", 1000, 4242, ID["barrier_leave"], 0, "barrier_kind",
+              "explicit=0,join")
+    a = Stream(1, 101)
+    out += a.chunk([ev("barrier_enter", T0, 101, 2),
+                    ev("barrier_enter", T0 + 1000, 101, 9),
+                    ev("barrier_leave", T0 + 2000, 101, 2),
+                    ev("wait_begin", T0 + 3000, 101, 0x9000, 3),
+                    ev("loop_chunk", T0 + 4000, 101, 0, 10),
+                    event(ID["phantom_change"], T0 + 5000, 101, struct.pack("=Q", 1))])
+    out += ev("pvtrace_end", T0 + 6000, 4242, 1, 1, len(out), 0)
+    with open(path, "wb") as f:
+        f.write(out)
 
 
 class Stream:

@@ -8,6 +8,9 @@
 
 #include "reader.h"
 
+/* section() reads the ns of critical_held and lock_held alike. */
+_Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns argument");
+
 const char *const tr_iv_name[IV__COUNT] = {
     "region", "parallel", "barrier", "spin", "blocked", "critical wait", "critical",
     "lock wait", "lock", "task", "target", "phantom",
@@ -159,7 +162,7 @@ static void section(struct tr_analysis *a, uint32_t ti, struct tr_sect *s, enum 
         return;
     }
     if (step != 2) {
-        uint64_t ns = step == 3 && r->nargs > 1 ? r->u[1] : 0;
+        uint64_t ns = step == 3 ? r->u[TR_ARG_critical_held_ns] : 0;
         uint64_t at = ns < ts ? ts - ns : ts;
         if (s->wait_start)
             interval(a, ti, wait_kind, s->wait_start, at);
@@ -191,21 +194,21 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
 
     switch (r->d->kind) {
     case K_DROPPED:
-        t->dropped += r->u[0];
+        t->dropped += r->u[0]; /* the reader's own pseudo event: count */
         a->dropped += r->u[0];
         break;
     case K_PARALLEL_BEGIN: {
         if (t->region_depth < 8)
             t->region_start[t->region_depth] = ts;
         t->region_depth++;
-        struct tr_active_region *g = region_find(a, r->u[0], true);
-        g->fn = r->u[1];
+        struct tr_active_region *g = region_find(a, r->u[TR_ARG_parallel_begin_team], true);
+        g->fn = r->u[TR_ARG_parallel_begin_fn];
         g->start = ts;
-        region_size(g, (unsigned)r->u[2]);
+        region_size(g, (unsigned)r->u[TR_ARG_parallel_begin_nthreads]);
         break;
     }
     case K_PARALLEL_END: {
-        struct tr_active_region *g = region_find(a, r->u[0], false);
+        struct tr_active_region *g = region_find(a, r->u[TR_ARG_parallel_end_team], false);
         if (t->region_depth) {
             t->region_depth--;
             a->iv_fn = g ? g->fn : 0;
@@ -219,19 +222,21 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
     case K_ITASK_BEGIN:
         t->itask_start = ts;
         t->itask_barrier = 0;
-        t->itask_team = (void *)(uintptr_t)r->u[0];
-        t->itask_num = (unsigned)r->u[1];
-        region_size(region_find(a, r->u[0], true), (unsigned)r->u[2]);
+        t->itask_team = (void *)(uintptr_t)r->u[TR_ARG_implicit_task_begin_team];
+        t->itask_num = (unsigned)r->u[TR_ARG_implicit_task_begin_thread_num];
+        region_size(region_find(a, r->u[TR_ARG_implicit_task_begin_team], true),
+                    (unsigned)r->u[TR_ARG_implicit_task_begin_nthreads]);
         break;
     case K_ITASK_END:
         if (t->itask_start) {
-            struct tr_active_region *g = region_find(a, r->u[0], false);
+            struct tr_active_region *g = region_find(a, r->u[TR_ARG_implicit_task_end_team], false);
+            uint64_t num = r->u[TR_ARG_implicit_task_end_thread_num];
             a->iv_fn = g ? g->fn : 0;
             interval(a, ti, IV_PARALLEL, t->itask_start, ts);
             uint64_t work = ts - t->itask_start;
             work = work > t->itask_barrier ? work - t->itask_barrier : 0;
-            if (g && r->u[1] < g->nthreads)
-                g->work[r->u[1]] = work;
+            if (g && num < g->nthreads)
+                g->work[num] = work;
             t->itask_start = 0;
         }
         break;
@@ -294,7 +299,7 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
             interval(a, ti, IV_TARGET, t->target_start[t->target_depth], ts);
         break;
     case K_PHANTOM: {
-        unsigned n = (unsigned)r->u[0];
+        unsigned n = (unsigned)r->u[TR_ARG_phantom_change_phantoms];
         if (n > a->phantom_max)
             a->phantom_max = n;
         if (n && !a->phantoms)

@@ -1,5 +1,7 @@
-/* Event descriptors: the trace-events syntax (argument lists and event
- * lines), and the problem reports every part of the reader uses. */
+/* Event descriptors: what a log says of its events (argument lists, the
+ * values of enumerations), the lines of a trace-events file given with
+ * --events (a QEMU log's catalog: pvomp's own comes compiled in, gen/catalog.c),
+ * and the problem reports every part of the reader uses. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -53,6 +55,7 @@ void tr_desc_clear(struct tr_desc *d)
     }
     free(d->args_text);
     d->args_text = NULL;
+    memset(d->argenum, 0, sizeof d->argenum);
     d->nargs = 0;
     d->declared = false;
 }
@@ -132,6 +135,91 @@ const char *tr_parse_event_line(const char *line, char **name, char **args, char
     }
     *args = dup_range(open + 1, close);
     *fmt = dup_range(close + 1, close + strlen(close));
+    return NULL;
+}
+
+int tr_cat_find(const char *name)
+{
+    for (int i = 0; i < TR_NEVENTS; i++)
+        if (!strcmp(tr_cat_events[i].name, name))
+            return i;
+    return -1;
+}
+
+const char *tr_enum_name(const struct tr_enum *e, uint64_t v)
+{
+    for (unsigned i = 0; e && i < e->n; i++)
+        if (e->values[i] == v)
+            return e->names[i];
+    return NULL;
+}
+
+void tr_enum_free(struct tr_enum *e)
+{
+    if (!e)
+        return;
+    for (unsigned i = 0; i < e->n; i++)
+        free((void *)e->names[i]);
+    free((void *)e->names);
+    free((void *)e->values);
+    free((void *)e->name);
+    free(e);
+}
+
+const char *tr_parse_enum(const char *name, const char *values, struct tr_enum **out)
+{
+    struct tr_enum *e = calloc(1, sizeof *e);
+    const char **names = NULL;
+    uint64_t *nums = NULL;
+    const char *err = NULL;
+    *out = NULL;
+    if (!e) {
+        fprintf(stderr, "pvomp-trace: out of memory\n");
+        exit(1);
+    }
+    e->name = dup_range(name, name + strlen(name));
+    if (!is_ident(e->name))
+        err = "the enumeration has no valid name";
+    for (const char *p = values; !err && *p;) {
+        const char *comma = strchr(p, ',');
+        const char *end = comma ? comma : p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        char *vname = eq ? dup_range(p, eq) : NULL, *num = eq ? dup_range(eq + 1, end) : NULL;
+        char *stop = NULL;
+        unsigned long long v = num && *num >= '0' && *num <= '9' ? strtoull(num, &stop, 10) : 0;
+        if (!eq || !is_ident(vname) || !stop || *stop)
+            err = "a value is not 'name=number'";
+        for (unsigned i = 0; !err && i < e->n; i++)
+            if (!strcmp(names[i], vname) || nums[i] == v)
+                err = "two values have the same name or number";
+        free(num);
+        if (err) {
+            free(vname);
+            break;
+        }
+        const char **nn = realloc(names, (e->n + 1) * sizeof *nn);
+        uint64_t *nv = realloc(nums, (e->n + 1) * sizeof *nv);
+        if (!nn || !nv) {
+            fprintf(stderr, "pvomp-trace: out of memory\n");
+            exit(1);
+        }
+        names = nn;
+        nums = nv;
+        names[e->n] = vname;
+        nums[e->n++] = v;
+        p = comma ? comma + 1 : end;
+        if (comma && !*p)
+            err = "empty value";
+    }
+    if (!err && !e->n)
+        err = "no values";
+    e->names = names;
+    e->values = nums;
+    if (err) {
+        tr_enum_free(e);
+        return err;
+    }
+    *out = e;
     return NULL;
 }
 

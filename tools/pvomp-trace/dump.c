@@ -28,7 +28,7 @@ static void print_record(struct tr_out *o, struct tr_log *log, const struct tr_r
                 tr_out_str(o, " bytes]");
             }
         } else {
-            tr_out_hex(o, r->u[i]);
+            tr_out_int_arg(o, d, i, r->u[i]);
             const char *name = tr_is_code_arg(d, i) ? tr_names_get(log->names, r->u[i]) : NULL;
             if (name) {
                 tr_out_str(o, " <");
@@ -70,7 +70,7 @@ int tr_cmd_dump(struct tr_log *log, const struct tr_opts *opt, FILE *f)
         struct tr_walk *w = tr_walk_new(log);
         const struct tr_rec *r;
         while (w && (r = tr_walk_next(w))) {
-            bool meta = r->d->kind >= K_META_EVENT && r->d->kind <= K_META_END;
+            bool meta = tr_kind_is_meta(r->d->kind);
             if (!opt->simpletrace && !opt->all && meta)
                 continue;
             if (n++ == 0)

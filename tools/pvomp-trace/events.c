@@ -1,6 +1,7 @@
 /* events: a trace-events file for QEMU's simpletrace.py.  From a log, it
  * lists every event the log declares (the runtime's, the log's own, and a
- * program's own); without a log, pvomp's built-in catalog. */
+ * program's own) and the enumerations of their arguments (#enum lines);
+ * without a log, pvomp's built-in catalog. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,17 @@ int tr_cmd_events(struct tr_log *log, FILE *f)
         }
         fprintf(f, "%s(%s)%s%s\n", d->name, d->nargs ? d->args_text : "void",
                 d->fmt[0] ? " " : "", d->fmt);
+        /* Its enumerated arguments, as the catalog declares them (a comment to QEMU). */
+        for (unsigned a = 0; a < d->nargs; a++) {
+            const struct tr_enum *e = d->argenum[a];
+            if (!e)
+                continue;
+            fprintf(f, "#enum %s {", e->name);
+            for (unsigned k = 0; k < e->n; k++)
+                fprintf(f, "%s %s = %llu", k ? "," : "", e->names[k],
+                        (unsigned long long)e->values[k]);
+            fprintf(f, " } for %s.%s\n", d->name, d->argname[a]);
+        }
     }
     free(v);
     return status;

@@ -13,9 +13,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Built without the generated catalog (`events` without a log is not fuzzed). */
-const char tr_builtin_catalog[] = "";
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FILE *null;

@@ -138,8 +138,8 @@ static uint64_t top_item(struct tr_merge *m, struct tr_win *w, uint64_t off, uin
     p = tr_win_get(w, off, CHUNK_HDR);
     if (!p)
         return 0;
-    *mine = rd64(p + 32) == sid;
-    return len + rd64(p + 48);
+    *mine = rd64(p + TR_ARG_AT(pvtrace_chunk, stream)) == sid;
+    return len + rd64(p + TR_ARG_AT(pvtrace_chunk, bytes));
 }
 
 static bool next_chunk(struct tr_merge *m, struct cursor *c)
@@ -195,7 +195,8 @@ static void take_cuts(struct tr_merge *m, struct cursor *c)
         if (!p || rd64(p) != PVOMP_TRACE_REC_EVENT || rd64(p + 8) != m->log->cut_id ||
             rd32(p + 24) != PVOMP_TRACE_CUT_REC - 8)
             return;
-        uint64_t arg = rd64(p + 32), len = rd64(p + 40);
+        uint64_t arg = rd64(p + TR_ARG_AT(pvtrace_cut, arg));
+        uint64_t len = rd64(p + TR_ARG_AT(pvtrace_cut, len));
         if (arg < c->rec.nargs && c->rec.d->is_str[arg])
             c->rec.cut[arg] = len;
         c->pos += PVOMP_TRACE_CUT_REC;
@@ -204,7 +205,7 @@ static void take_cuts(struct tr_merge *m, struct cursor *c)
 
 static bool is_meta(const struct tr_desc *d)
 {
-    return d->kind >= K_META_EVENT && d->kind <= K_META_END;
+    return tr_kind_is_meta(d->kind);
 }
 
 /* Read the cursor's next record into c->rec.  false at its end. */
@@ -274,7 +275,7 @@ static bool cur_read(struct tr_merge *m, struct cursor *c)
             continue;
         }
         if (top && c->rec.d->kind == K_META_CHUNK) {
-            c->pos += c->rec.u[2]; /* a stream cursor reads it */
+            c->pos += c->rec.u[TR_ARG_pvtrace_chunk_bytes]; /* a stream cursor reads it */
             if (c->pos > c->end || c->pos < at)
                 c->pos = c->end;
             if (!m->with_meta)

@@ -45,6 +45,22 @@ void tr_out_str(struct tr_out *o, const char *s)
     tr_out_bytes(o, s, strlen(s));
 }
 
+void tr_out_int_arg(struct tr_out *o, const struct tr_desc *d, unsigned i, uint64_t v)
+{
+    const struct tr_enum *e = d->argenum[i];
+    const char *name = tr_enum_name(e, v);
+    if (name) {
+        tr_out_str(o, name);
+        return;
+    }
+    tr_out_hex(o, v);
+    if (e) {
+        tr_out_str(o, " [not a ");
+        tr_out_str(o, e->name);
+        tr_out_char(o, ']');
+    }
+}
+
 /* Python's '%0.3f' % (ns / 1000.0) for integer ns: exact decimal digits. */
 void tr_out_us3(struct tr_out *o, int64_t ns)
 {

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "catalog.h"
 #include "pvomp/trace.h"
 
 /* Little-endian fields at any alignment (the log is written on x86-64). */
@@ -66,26 +67,81 @@ static inline const uint8_t *tr_win_get(struct tr_win *w, uint64_t off, size_t n
 }
 
 /* ------------------------------------------------------ event descriptors */
+/* The enumeration of an argument: the names of its values. */
+struct tr_enum {
+    const char *name;
+    unsigned n;
+    const char *const *names;
+    const uint64_t *values;
+};
+/* The name of value v, or NULL when e (which may be NULL) has none for it. */
+const char *tr_enum_name(const struct tr_enum *e, uint64_t v);
+/* Parse a pvtrace_enum record's name and values ("name=number,...") into a
+ * malloc'ed enumeration (*out; free with tr_enum_free).  Returns NULL or an
+ * error message. */
+const char *tr_parse_enum(const char *name, const char *values, struct tr_enum **out);
+void tr_enum_free(struct tr_enum *e);
+
+/* pvomp's catalog (src/trace/trace-events) as tracegen.py --reader makes it
+ * into C (gen/catalog.c; gen/catalog.h has the TR_EV_ and TR_ARG_ indexes). */
+struct tr_cat_event {
+    const char *name, *args, *fmt;
+    unsigned nargs;
+    const char *argname[TR_MAX_ARGS];
+    const char *argtype[TR_MAX_ARGS];
+    bool is_str[TR_MAX_ARGS];
+    unsigned argenum[TR_MAX_ARGS];  /* tr_cat_enums index + 1, 0: not enumerated */
+};
+extern const struct tr_cat_event tr_cat_events[TR_NEVENTS];
+extern const struct tr_enum tr_cat_enums[TR_NENUMS];
+/* The catalog's index of event `name`, or -1. */
+int tr_cat_find(const char *name);
+
+/* What the reader knows an event as: K_OTHER for an event it does not know
+ * (a program's own, another version's), K_DROPPED, else K_CAT + its index in
+ * pvomp's catalog.  The names below are the ones the analyses understand. */
 enum tr_kind {
     K_OTHER = 0,
     K_DROPPED,
-    /* the log's own records */
-    K_META_EVENT, K_META_PROCESS, K_META_CLOCK, K_META_CHUNK, K_META_CUT, K_META_OBJECT,
-    K_META_SNAPSHOT,
-    K_META_END, /* last of the log's own */
+    K_CAT,
+    /* the log's own records: the catalog's first TR_NMETA events */
+    K_META_EVENT = K_CAT + TR_EV_pvtrace_event,
+    K_META_PROCESS = K_CAT + TR_EV_pvtrace_process,
+    K_META_CLOCK = K_CAT + TR_EV_pvtrace_clock,
+    K_META_CHUNK = K_CAT + TR_EV_pvtrace_chunk,
+    K_META_CUT = K_CAT + TR_EV_pvtrace_cut,
+    K_META_END = K_CAT + TR_EV_pvtrace_end,
+    K_META_OBJECT = K_CAT + TR_EV_pvtrace_object,
+    K_META_SNAPSHOT = K_CAT + TR_EV_pvtrace_snapshot,
+    K_META_ENUM = K_CAT + TR_EV_pvtrace_enum,
     /* runtime events the analyses understand */
-    K_THREAD_BEGIN, K_THREAD_END,
-    K_PARALLEL_BEGIN, K_PARALLEL_END, K_ITASK_BEGIN, K_ITASK_END,
-    K_BARRIER_ENTER, K_BARRIER_LEAVE,
-    K_WAIT_BEGIN, K_WAIT_BLOCK, K_WAIT_WAKE, K_WAIT_END,
-    /* in this order: enter, acquired, release, held (analyze.c) */
-    K_CRIT_ENTER, K_CRIT_ACQ, K_CRIT_REL, K_CRIT_HELD,
-    K_LOCK_ENTER, K_LOCK_ACQ, K_LOCK_REL, K_LOCK_HELD,
-    K_TASK_BEGIN, K_TASK_END,
-    K_TARGET_BEGIN, K_TARGET_END,
-    K_PHANTOM,
-    K__COUNT
+    K_THREAD_BEGIN = K_CAT + TR_EV_thread_begin, K_THREAD_END = K_CAT + TR_EV_thread_end,
+    K_PARALLEL_BEGIN = K_CAT + TR_EV_parallel_begin, K_PARALLEL_END = K_CAT + TR_EV_parallel_end,
+    K_ITASK_BEGIN = K_CAT + TR_EV_implicit_task_begin,
+    K_ITASK_END = K_CAT + TR_EV_implicit_task_end,
+    K_BARRIER_ENTER = K_CAT + TR_EV_barrier_enter, K_BARRIER_LEAVE = K_CAT + TR_EV_barrier_leave,
+    K_WAIT_BEGIN = K_CAT + TR_EV_wait_begin, K_WAIT_BLOCK = K_CAT + TR_EV_wait_block,
+    K_WAIT_WAKE = K_CAT + TR_EV_wait_wake, K_WAIT_END = K_CAT + TR_EV_wait_end,
+    /* in this order: enter, acquired, release, held (analyze.c; the catalog
+     * keeps them so, src/trace/held.h) */
+    K_CRIT_ENTER = K_CAT + TR_EV_critical_enter, K_CRIT_ACQ = K_CAT + TR_EV_critical_acquired,
+    K_CRIT_REL = K_CAT + TR_EV_critical_release, K_CRIT_HELD = K_CAT + TR_EV_critical_held,
+    K_LOCK_ENTER = K_CAT + TR_EV_lock_enter, K_LOCK_ACQ = K_CAT + TR_EV_lock_acquired,
+    K_LOCK_REL = K_CAT + TR_EV_lock_release, K_LOCK_HELD = K_CAT + TR_EV_lock_held,
+    K_TASK_BEGIN = K_CAT + TR_EV_task_begin, K_TASK_END = K_CAT + TR_EV_task_end,
+    K_TARGET_BEGIN = K_CAT + TR_EV_target_begin, K_TARGET_END = K_CAT + TR_EV_target_end,
+    K_PHANTOM = K_CAT + TR_EV_phantom_change,
 };
+_Static_assert(K_CRIT_HELD - K_CRIT_ENTER == 3 && K_LOCK_HELD - K_LOCK_ENTER == 3,
+               "the catalog keeps critical_* and lock_* in order");
+/* Byte offset, from the record's start, of argument `arg` of the log's own
+ * record `ev` whose arguments before it are all integers (chunk, cut). */
+#define TR_ARG_AT(ev, arg) (PVOMP_TRACE_EVENT_HDR + 8u * TR_ARG_##ev##_##arg)
+/* One of the log's own records (pvtrace_*)? */
+static inline bool tr_kind_is_meta(enum tr_kind k)
+{
+    return k >= K_CAT && k < K_CAT + TR_NMETA;
+}
 
 struct tr_desc {
     char *name;
@@ -95,6 +151,7 @@ struct tr_desc {
     char *argname[TR_MAX_ARGS];
     char *argtype[TR_MAX_ARGS];
     bool is_str[TR_MAX_ARGS];
+    const struct tr_enum *argenum[TR_MAX_ARGS]; /* the values' names, or NULL */
     bool declared;          /* argument list known */
     enum tr_kind kind;
     uint64_t count;         /* records seen (stats) */
@@ -175,6 +232,9 @@ struct tr_log {
     uint64_t top_events;     /* top-level event records that are not meta */
     bool has_chunks;
     bool is_pvomp;           /* has the pvtrace_* records: must end with pvtrace_end */
+    bool has_enum_decls;     /* names pvtrace_enum: its enumerations are its own */
+    struct tr_enum **enums;  /* from its pvtrace_enum records */
+    size_t nenums;
     bool has_end;
     uint64_t end_streams, end_chunks, end_bytes;
     /* a ring-mode snapshot (pvtrace_snapshot): why, which, what was overwritten */
@@ -418,7 +478,11 @@ static inline void tr_out_hex(struct tr_out *o, uint64_t v)   /* 0x... */
         p[i] = "0123456789abcdef"[v & 15];
     o->len += (size_t)digits + 2;
 }
-void tr_out_us3(struct tr_out *o, int64_t ns);          /* ns as microseconds, 3 decimals */
+void tr_out_us3(struct tr_out *o, int64_t ns);
+/* Integer argument i of an event of d: the name of its value when the
+ * argument is enumerated ("join"), else hex; a value the enumeration does not
+ * name is "0x9 [not a barrier_kind]". */
+void tr_out_int_arg(struct tr_out *o, const struct tr_desc *d, unsigned i, uint64_t v);          /* ns as microseconds, 3 decimals */
 __attribute__((format(printf, 2, 3))) void tr_out_fmt(struct tr_out *o, const char *fmt, ...);
 /* Escapes for the different outputs. */
 void tr_out_cstr(struct tr_out *o, const uint8_t *s, size_t n);     /* "..." C-style */
@@ -426,7 +490,7 @@ void tr_out_pybytes(struct tr_out *o, const uint8_t *s, size_t n);  /* b'...' li
 void tr_out_json_str(struct tr_out *o, const uint8_t *s, size_t n);
 void tr_out_html(struct tr_out *o, const uint8_t *s, size_t n);
 
-/* Built-in catalog text (generated from src/trace/trace-events). */
+/* Built-in catalog as a trace-events file (gen/catalog.c). */
 extern const char tr_builtin_catalog[];
 
 #endif

@@ -105,40 +105,14 @@ static uint32_t idmap_get(const struct tr_idmap *m, uint64_t key)
 }
 
 /* --------------------------------------------------------- descriptors */
-static const struct {
-    const char *name;
-    const char *args;
-    enum tr_kind kind;
-} builtin[] = {
-    { "pvtrace_event", "uint64_t id, const char *name, const char *args, const char *fmt", K_META_EVENT },
-    { "pvtrace_process", "uint64_t pid, const char *exe, const char *cmdline, const char *runtime", K_META_PROCESS },
-    { "pvtrace_clock", "const char *source, uint64_t ticks_per_sec, uint64_t monotonic_ns, uint64_t realtime_ns", K_META_CLOCK },
-    { "pvtrace_chunk", "uint64_t stream, uint64_t seq, uint64_t bytes", K_META_CHUNK },
-    { "pvtrace_cut", "uint64_t arg, uint64_t len", K_META_CUT },
-    { "pvtrace_end", "uint64_t streams, uint64_t chunks, uint64_t bytes, uint64_t monotonic_ns", K_META_END },
-    { "pvtrace_object", "uint64_t bias, uint64_t start, uint64_t end, const char *path, const char *build_id", K_META_OBJECT },
-    { "pvtrace_snapshot", "const char *reason, uint64_t number, uint64_t overwritten_events, uint64_t overwritten_chunks", K_META_SNAPSHOT },
-};
-
-static const struct {
-    const char *name;
-    enum tr_kind kind;
-} known[] = {
-    { "thread_begin", K_THREAD_BEGIN }, { "thread_end", K_THREAD_END },
-    { "parallel_begin", K_PARALLEL_BEGIN }, { "parallel_end", K_PARALLEL_END },
-    { "implicit_task_begin", K_ITASK_BEGIN }, { "implicit_task_end", K_ITASK_END },
-    { "barrier_enter", K_BARRIER_ENTER }, { "barrier_leave", K_BARRIER_LEAVE },
-    { "wait_begin", K_WAIT_BEGIN }, { "wait_block", K_WAIT_BLOCK },
-    { "wait_wake", K_WAIT_WAKE }, { "wait_end", K_WAIT_END },
-    { "critical_enter", K_CRIT_ENTER }, { "critical_acquired", K_CRIT_ACQ },
-    { "critical_release", K_CRIT_REL }, { "critical_held", K_CRIT_HELD },
-    { "lock_enter", K_LOCK_ENTER }, { "lock_acquired", K_LOCK_ACQ }, { "lock_release", K_LOCK_REL },
-    { "lock_held", K_LOCK_HELD },
-    { "task_begin", K_TASK_BEGIN }, { "task_end", K_TASK_END },
-    { "target_begin", K_TARGET_BEGIN }, { "target_end", K_TARGET_END },
-    { "phantom_change", K_PHANTOM },
-};
-
+/* Where a descriptor comes from: the layouts of the log's own records
+ * (pvtrace_*) are the reader's, from pvomp's catalog compiled in
+ * (gen/catalog.c), whatever a log declares; every other event's argument
+ * list, format and enumerations are the log's own (pvtrace_event and
+ * pvtrace_enum records), or, for a log without declarations, those of the
+ * --events file.  The catalog also gives the kinds the analyses understand
+ * (by name), and the enumerations of a pvomp log written before logs
+ * carried them (builtin_enums). */
 static char *xstrdup(const char *s)
 {
     char *d = strdup(s ? s : "");
@@ -161,6 +135,19 @@ static char *xstrndup(const uint8_t *s, size_t n)
     return d;
 }
 
+static void desc_from_catalog(struct tr_desc *d, const struct tr_cat_event *c)
+{
+    tr_desc_clear(d);
+    d->args_text = xstrdup(c->args);
+    d->nargs = c->nargs;
+    for (unsigned i = 0; i < c->nargs; i++) {
+        d->argname[i] = xstrdup(c->argname[i]);
+        d->argtype[i] = xstrdup(c->argtype[i]);
+        d->is_str[i] = c->is_str[i];
+    }
+    d->declared = true;
+}
+
 static uint32_t desc_new(struct tr_log *log, const char *name)
 {
     if (log->ndescs == log->descs_cap) {
@@ -177,14 +164,14 @@ static uint32_t desc_new(struct tr_log *log, const char *name)
     memset(d, 0, sizeof *d);
     d->name = xstrdup(name);
     d->fmt = xstrdup("");
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (!strcmp(name, builtin[i].name)) {
-            tr_parse_args(d, builtin[i].args);
-            d->kind = builtin[i].kind;
-        }
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (!strcmp(name, known[i].name))
-            d->kind = known[i].kind;
+    int ci = tr_cat_find(name);
+    if (ci >= 0) {
+        d->kind = (enum tr_kind)(K_CAT + ci);
+        if (ci < TR_NMETA)
+            desc_from_catalog(d, &tr_cat_events[ci]);
+        if (d->kind == K_META_ENUM)
+            log->has_enum_decls = true;
+    }
     if (!d->declared)
         for (size_t i = 0; i < log->nside; i++)
             if (!strcmp(log->side[i].name, name)) {
@@ -193,6 +180,44 @@ static uint32_t desc_new(struct tr_log *log, const char *name)
                 d->fmt = xstrdup(log->side[i].fmt);
             }
     return (uint32_t)log->ndescs++;
+}
+
+/* The analyses read a runtime event's arguments where the catalog has them
+ * (TR_ARG_*): an event the log declares otherwise (another version) is
+ * left to dump, under its name, and said once. */
+static void check_layouts(struct tr_log *log)
+{
+    for (size_t i = 0; i < log->ndescs; i++) {
+        struct tr_desc *d = &log->descs[i];
+        if (d->kind < K_CAT + TR_NMETA || !d->declared)
+            continue;
+        const struct tr_cat_event *c = &tr_cat_events[d->kind - K_CAT];
+        bool same = d->nargs == c->nargs;
+        for (unsigned a = 0; same && a < d->nargs; a++)
+            same = d->is_str[a] == c->is_str[a] && !strcmp(d->argname[a], c->argname[a]);
+        if (!same) {
+            tr_note(&log->diag, "event '%s' is declared (%s), this reader knows it as (%s): "
+                    "the analyses leave it out", d->name, d->args_text, c->args);
+            d->kind = K_OTHER;
+        }
+    }
+}
+
+/* A pvomp log written before logs carried their enumerations: the
+ * catalog's, for each event declared exactly as the catalog declares it. */
+static void builtin_enums(struct tr_log *log)
+{
+    for (size_t i = 0; i < log->ndescs; i++) {
+        struct tr_desc *d = &log->descs[i];
+        if (d->kind < K_CAT || !d->declared)
+            continue;
+        const struct tr_cat_event *c = &tr_cat_events[d->kind - K_CAT];
+        if (strcmp(d->args_text, c->args) != 0)
+            continue;
+        for (unsigned a = 0; a < d->nargs; a++)
+            if (c->argenum[a])
+                d->argenum[a] = &tr_cat_enums[c->argenum[a] - 1];
+    }
 }
 
 /* Every id -> descriptor binding goes through here (keeps the direct table). */
@@ -269,9 +294,10 @@ static void store_string(char **dst, const struct tr_rec *r, unsigned i)
 
 static void on_object(struct tr_log *log, const struct tr_rec *r)
 {
-    struct tr_object o = { r->u[0], r->u[1], r->u[2], NULL, NULL };
-    store_string(&o.path, r, 3);
-    store_string(&o.build_id, r, 4);
+    struct tr_object o = { r->u[TR_ARG_pvtrace_object_bias], r->u[TR_ARG_pvtrace_object_start],
+                           r->u[TR_ARG_pvtrace_object_end], NULL, NULL };
+    store_string(&o.path, r, TR_ARG_pvtrace_object_path);
+    store_string(&o.build_id, r, TR_ARG_pvtrace_object_build_id);
     struct tr_object *n = realloc(log->objects, (log->nobjects + 1) * sizeof *n);
     if (!n) {
         fprintf(stderr, "pvomp-trace: out of memory\n");
@@ -283,41 +309,77 @@ static void on_object(struct tr_log *log, const struct tr_rec *r)
 
 static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
 {
-    char *name = xstrndup(r->s[1], r->slen[1]);
-    char *args = xstrndup(r->s[2], r->slen[2]);
-    uint32_t ix = idmap_get(&log->ids, r->u[0]);
+    uint64_t id = r->u[TR_ARG_pvtrace_event_id];
+    char *name = xstrndup(r->s[TR_ARG_pvtrace_event_name], r->slen[TR_ARG_pvtrace_event_name]);
+    char *args = xstrndup(r->s[TR_ARG_pvtrace_event_args], r->slen[TR_ARG_pvtrace_event_args]);
+    uint32_t ix = idmap_get(&log->ids, id);
     if (ix == UINT32_MAX) {
         ix = desc_new(log, name);
-        bind_id(log, r->u[0], ix);
+        bind_id(log, id, ix);
         if (log->descs[ix].kind == K_META_CHUNK)
-            log->chunk_id = r->u[0];
+            log->chunk_id = id;
         if (log->descs[ix].kind == K_META_CUT)
-            log->cut_id = r->u[0];
+            log->cut_id = id;
     }
     struct tr_desc *d = &log->descs[ix];
     if (strcmp(d->name, name) != 0) {
         tr_problem(&log->diag, off, "declaration of event id %llu says '%s' but its name "
-                   "mapping says '%s'; using the declaration", (unsigned long long)r->u[0],
+                   "mapping says '%s'; using the declaration", (unsigned long long)id,
                    name, d->name);
         free(d->name);
         d->name = xstrdup(name);
     }
-    if (d->kind >= K_META_EVENT && d->kind <= K_META_END) {
+    if (tr_kind_is_meta(d->kind)) {
         /* The reader's own knowledge of these layouts wins. */
     } else {
         const char *err = tr_parse_args(d, args);
         if (err)
             tr_problem(&log->diag, off, "declaration of '%s': %s", name, err);
         free(d->fmt);
-        d->fmt = xstrndup(r->s[3], r->slen[3]);
+        d->fmt = xstrndup(r->s[TR_ARG_pvtrace_event_fmt], r->slen[TR_ARG_pvtrace_event_fmt]);
     }
     free(name);
     free(args);
 }
 
+/* pvtrace_enum: the names of an argument's values.  A declaration that
+ * cannot be used is one problem; that argument then prints as numbers. */
+static void on_enum(struct tr_log *log, const struct tr_rec *r, uint64_t off)
+{
+    uint64_t id = r->u[TR_ARG_pvtrace_enum_id], arg = r->u[TR_ARG_pvtrace_enum_arg];
+    char *name = xstrndup(r->s[TR_ARG_pvtrace_enum_name], r->slen[TR_ARG_pvtrace_enum_name]);
+    char *values = xstrndup(r->s[TR_ARG_pvtrace_enum_values],
+                            r->slen[TR_ARG_pvtrace_enum_values]);
+    struct tr_desc *d = tr_log_desc(log, id);
+    struct tr_enum *e = NULL;
+    const char *err;
+    if (!d || !d->declared || tr_kind_is_meta(d->kind))
+        err = "no declared event has that id";
+    else if (arg >= d->nargs || d->is_str[arg])
+        err = "the event has no integer argument of that number";
+    else
+        err = tr_parse_enum(name, values, &e);
+    if (err) {
+        tr_problem(&log->diag, off, "enumeration '%s' for argument %llu of event %llu%s%s%s: %s; "
+                   "that argument prints as numbers", name, (unsigned long long)arg,
+                   (unsigned long long)id, d ? " '" : "", d ? d->name : "", d ? "'" : "", err);
+    } else {
+        struct tr_enum **n = realloc(log->enums, (log->nenums + 1) * sizeof *n);
+        if (!n) {
+            fprintf(stderr, "pvomp-trace: out of memory\n");
+            exit(1);
+        }
+        log->enums = n;
+        log->enums[log->nenums++] = e;
+        d->argenum[arg] = e;
+    }
+    free(name);
+    free(values);
+}
+
 static void on_chunk(struct tr_log *log, const struct tr_rec *r, uint64_t off, uint64_t payload)
 {
-    uint64_t sid = r->u[0];
+    uint64_t sid = r->u[TR_ARG_pvtrace_chunk_stream], seq = r->u[TR_ARG_pvtrace_chunk_seq];
     uint32_t ix = idmap_get(&log->stream_ix, sid);
     if (ix == UINT32_MAX) {
         if (log->nstreams == log->streams_cap) {
@@ -340,11 +402,11 @@ static void on_chunk(struct tr_log *log, const struct tr_rec *r, uint64_t off, u
         idmap_put(&log->stream_ix, sid, ix);
     }
     struct tr_stream *s = &log->streams[ix];
-    if (r->u[1] != s->next_seq)
+    if (seq != s->next_seq)
         tr_problem(&log->diag, off, "thread %u (stream %llu): chunk %llu follows chunk %llu: "
                    "chunks are missing", s->tid, (unsigned long long)sid,
-                   (unsigned long long)r->u[1], (unsigned long long)s->next_seq - 1);
-    s->next_seq = r->u[1] + 1;
+                   (unsigned long long)seq, (unsigned long long)s->next_seq - 1);
+    s->next_seq = seq + 1;
     s->last_chunk = off;
     s->nchunks++;
     s->bytes += payload;
@@ -388,7 +450,7 @@ static void scan(struct tr_log *log)
             } else if (ix == UINT32_MAX) {
                 ix = desc_new(log, name);
                 bind_id(log, id, ix);
-                if (log->descs[ix].kind >= K_META_EVENT && log->descs[ix].kind <= K_META_END)
+                if (tr_kind_is_meta(log->descs[ix].kind))
                     log->is_pvomp = true; /* written by pvomp: it ends with pvtrace_end */
                 if (log->descs[ix].kind == K_META_CHUNK)
                     log->chunk_id = id;
@@ -438,20 +500,20 @@ static void scan(struct tr_log *log)
                 on_decl(log, &r, off);
                 break;
             case K_META_PROCESS:
-                log->pid = r.u[0];
-                store_string(&log->exe, &r, 1);
-                store_string(&log->cmdline, &r, 2);
-                store_string(&log->runtime, &r, 3);
+                log->pid = r.u[TR_ARG_pvtrace_process_pid];
+                store_string(&log->exe, &r, TR_ARG_pvtrace_process_exe);
+                store_string(&log->cmdline, &r, TR_ARG_pvtrace_process_cmdline);
+                store_string(&log->runtime, &r, TR_ARG_pvtrace_process_runtime);
                 break;
             case K_META_CLOCK:
-                store_string(&log->clock_source, &r, 0);
-                log->clock_hz = r.u[1];
-                log->clock_mono = r.u[2];
-                log->clock_real = r.u[3];
+                store_string(&log->clock_source, &r, TR_ARG_pvtrace_clock_source);
+                log->clock_hz = r.u[TR_ARG_pvtrace_clock_ticks_per_sec];
+                log->clock_mono = r.u[TR_ARG_pvtrace_clock_monotonic_ns];
+                log->clock_real = r.u[TR_ARG_pvtrace_clock_realtime_ns];
                 log->clock_ts = r.ts;
                 break;
             case K_META_CHUNK: {
-                uint64_t bytes = r.u[2];
+                uint64_t bytes = r.u[TR_ARG_pvtrace_chunk_bytes];
                 if (bytes > TR_MAX_CHUNK) {
                     tr_problem(&log->diag, off, "chunk with an absurd length %llu",
                                (unsigned long long)bytes);
@@ -459,7 +521,8 @@ static void scan(struct tr_log *log)
                 }
                 on_chunk(log, &r, off, bytes);
                 if (next + bytes > log->size) {
-                    struct tr_stream *s = &log->streams[idmap_get(&log->stream_ix, r.u[0])];
+                    uint64_t sid = r.u[TR_ARG_pvtrace_chunk_stream];
+                    struct tr_stream *s = &log->streams[idmap_get(&log->stream_ix, sid)];
                     s->truncated = true;
                     tr_problem(&log->diag, off, "thread %u: its last chunk is cut off by the "
                                "end of the log (%llu of %llu bytes present)", r.tid,
@@ -472,9 +535,12 @@ static void scan(struct tr_log *log)
             }
             case K_META_END:
                 log->has_end = true;
-                log->end_streams = r.u[0];
-                log->end_chunks = r.u[1];
-                log->end_bytes = r.u[2];
+                log->end_streams = r.u[TR_ARG_pvtrace_end_streams];
+                log->end_chunks = r.u[TR_ARG_pvtrace_end_chunks];
+                log->end_bytes = r.u[TR_ARG_pvtrace_end_bytes];
+                break;
+            case K_META_ENUM:
+                on_enum(log, &r, off);
                 break;
             case K_META_CUT:
                 break;
@@ -482,10 +548,10 @@ static void scan(struct tr_log *log)
                 on_object(log, &r);
                 break;
             case K_META_SNAPSHOT:
-                store_string(&log->snap_reason, &r, 0);
-                log->snap_number = r.u[1];
-                log->snap_over_events = r.u[2];
-                log->snap_over_chunks = r.u[3];
+                store_string(&log->snap_reason, &r, TR_ARG_pvtrace_snapshot_reason);
+                log->snap_number = r.u[TR_ARG_pvtrace_snapshot_number];
+                log->snap_over_events = r.u[TR_ARG_pvtrace_snapshot_overwritten_events];
+                log->snap_over_chunks = r.u[TR_ARG_pvtrace_snapshot_overwritten_chunks];
                 break;
             default:
                 log->top_events++;
@@ -583,6 +649,9 @@ int tr_log_open_fd(struct tr_log *log, int fd, const char *name, const char *eve
     }
     log->data_start = 24;
     scan(log);
+    check_layouts(log);
+    if (log->is_pvomp && !log->has_enum_decls)
+        builtin_enums(log);
     for (size_t i = 0; i < log->ndescs; i++)
         tr_desc_finish(&log->descs[i]);
     return 0;
@@ -618,6 +687,9 @@ void tr_log_close(struct tr_log *log)
     }
     free(log->side);
     free(log->descs);
+    for (size_t i = 0; i < log->nenums; i++)
+        tr_enum_free(log->enums[i]);
+    free(log->enums);
     free(log->streams);
     free(log->ids.keys);
     free(log->ids.vals);

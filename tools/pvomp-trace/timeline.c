@@ -92,7 +92,7 @@ static void json_instant(struct json *j, const struct tr_rec *r, uint32_t thr)
             tr_out_json_str(o, r->s[i], r->slen[i]);
         } else {
             tr_out_char(o, '"');
-            tr_out_hex(o, r->u[i]);
+            tr_out_int_arg(o, r->d, i, r->u[i]);
             tr_out_char(o, '"');
             const char *name = tr_is_code_arg(r->d, i) ? tr_names_get(j->a->log->names, r->u[i])
                                                         : NULL;
@@ -113,7 +113,7 @@ static void json_instant(struct json *j, const struct tr_rec *r, uint32_t thr)
         tr_out_str(o, ",\"ts\":");
         tr_out_us3(o, (int64_t)(r->ts - j->t0));
         tr_out_str(o, ",\"args\":{\"phantoms\":");
-        tr_out_u64(o, r->u[0]);
+        tr_out_u64(o, r->u[TR_ARG_phantom_change_phantoms]);
         tr_out_str(o, "}}");
     }
 }

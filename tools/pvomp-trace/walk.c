@@ -82,11 +82,11 @@ const struct tr_rec *tr_walk_next(struct tr_walk *w)
         w->rec.off = at;
         w->rec.stream = w->stream;
         if (w->rec.d->kind == K_META_CHUNK && !w->chunk_end) {
-            uint64_t end = w->pos + w->rec.u[2];
+            uint64_t end = w->pos + w->rec.u[TR_ARG_pvtrace_chunk_bytes];
             w->chunk_end = end < w->pos || end > log->size ? log->size : end;
             /* The stream index, for callers that want it. */
             for (size_t i = 0; i < log->nstreams; i++)
-                if (log->streams[i].id == w->rec.u[0]) {
+                if (log->streams[i].id == w->rec.u[TR_ARG_pvtrace_chunk_stream]) {
                     w->stream = (uint32_t)i;
                     break;
                 }
