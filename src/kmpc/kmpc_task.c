@@ -258,26 +258,18 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t *loc, kmp_int32 gtid, int 
     return 0;
 }
 
-/* As GOMP_taskgroup_start/_end, with the program's return address as the
- * events' codeptr_ra (a call to the GOMP entry from here would give ours). */
+/* As GOMP_taskgroup_start/_end (inline: with the program's return address
+ * as the events' codeptr_ra; a call to the GOMP entry would give ours). */
 PV_KMPC_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    pv_taskgroup_start();
-    if (pv_ompt_tool())
-        pv_ompt_sync_begin(ompt_sync_region_taskgroup, __builtin_return_address(0));
+    pv_taskgroup_start_entry();
     pv_kmpc_taskred_enter();
 }
 
 PV_KMPC_EXPORT void __kmpc_end_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    if (pv_ompt_tool()) {
-        PV_OMPT_FRAME();
-        pv_ompt_sync_wait(ompt_sync_region_taskgroup, __builtin_return_address(0));
-    }
-    pv_taskgroup_end();
-    if (pv_ompt_tool())
-        pv_ompt_sync_end(ompt_sync_region_taskgroup, __builtin_return_address(0));
+    pv_taskgroup_end_entry();
     pv_kmpc_taskred_leave(); /* combines the taskgroup's reductions */
 }

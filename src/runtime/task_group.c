@@ -25,9 +25,7 @@ void pv_taskgroup_start(void)
 
 PV_EXPORT void GOMP_taskgroup_start(void)
 {
-    pv_taskgroup_start();
-    if (pv_ompt_tool())
-        pv_ompt_sync_begin(ompt_sync_region_taskgroup, __builtin_return_address(0));
+    pv_taskgroup_start_entry();
 }
 
 void pv_taskgroup_end(void)
@@ -45,13 +43,7 @@ void pv_taskgroup_end(void)
 
 PV_EXPORT void GOMP_taskgroup_end(void)
 {
-    if (pv_ompt_tool()) {
-        PV_OMPT_FRAME();
-        pv_ompt_sync_wait(ompt_sync_region_taskgroup, __builtin_return_address(0));
-    }
-    pv_taskgroup_end();
-    if (pv_ompt_tool())
-        pv_ompt_sync_end(ompt_sync_region_taskgroup, __builtin_return_address(0));
+    pv_taskgroup_end_entry();
 }
 
 /* Cancellation of the innermost taskgroup (called by GOMP_cancel and

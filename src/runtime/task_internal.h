@@ -190,6 +190,25 @@ static inline bool pv_task_throttled(struct pv_team *team, unsigned more)
 struct pv_taskgroup *pv_taskgroup_new(struct pv_taskgroup *prev);
 void pv_taskgroup_start(void);
 void pv_taskgroup_end(void);
+/* The whole of an exported taskgroup start / end (GOMP_taskgroup_*,
+ * __kmpc_*taskgroup): inline, so that the events' codeptr_ra and the task's
+ * enter_frame are those of the entry the program called. */
+static inline __attribute__((always_inline)) void pv_taskgroup_start_entry(void)
+{
+    pv_taskgroup_start();
+    if (pv_ompt_tool())
+        pv_ompt_sync_begin(ompt_sync_region_taskgroup, pv_ompt_entry_ra());
+}
+static inline __attribute__((always_inline)) void pv_taskgroup_end_entry(void)
+{
+    if (pv_ompt_tool()) {
+        PV_OMPT_FRAME();
+        pv_ompt_sync_wait(ompt_sync_region_taskgroup, pv_ompt_entry_ra());
+    }
+    pv_taskgroup_end();
+    if (pv_ompt_tool())
+        pv_ompt_sync_end(ompt_sync_region_taskgroup, pv_ompt_entry_ra());
+}
 
 /* ------------------------------------------------------- task_queue.c */
 void pv_tq_init(struct pv_tstate *ts);
