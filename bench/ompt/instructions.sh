@@ -125,7 +125,9 @@ budget = {
     "FOR_dynamic": 8,    # loop start, chunk (dispatch), loop end, its barrier
     "PARALLEL": 14,      # parallel begin, implicit task begin (primary), frames, join, parallel end
     "PARALLEL_TASK": 8,  # task create, body run, task end, schedule
-    "TASKWAIT": 4,       # task create (deferred), taskwait
+    # one thread: a one-thread team runs the task at once, undeferred (as
+    # libomp): task create, the switch into its frame and out, its end, taskwait
+    "TASKWAIT": 10,
 }
 if check:
     bad = []
