@@ -33,6 +33,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 import testrun  # noqa: E402
+from testrun import check, fail, marker_line, run  # noqa: E402,F401
 
 A = None
 TMP = None
@@ -40,21 +41,6 @@ ROW_H, GAP = 22, 2
 COLORS = {"parallel": (0xb9, 0xe4, 0xb4), "barrier": (0xf4, 0xa3, 0x00),
           "spin": (0xe0, 0x30, 0x1e), "critical": (0x8e, 0x44, 0xad), "region": (0x1b, 0x5e, 0x20)}
 
-
-def fail(msg):
-    raise AssertionError(msg)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
-def run(cmd, env=None, ok=(0,)):
-    p = subprocess.run([str(c) for c in cmd], env=env, capture_output=True, text=True)
-    check(p.returncode in ok, "%s: exit %d\nstdout:\n%s\nstderr:\n%s"
-          % (" ".join(map(str, cmd)), p.returncode, p.stdout, p.stderr))
-    return p
 
 
 def build(name):
@@ -208,7 +194,7 @@ def test_report():
           "the report must be self-contained (no external resources)")
     d, rows = page_data(text)
     src = os.path.join(A.src, "tests", "trace", "html", "regions.c")
-    line = next(n for n, l in enumerate(open(src), 1) if "/* region */" in l)
+    line = marker_line(src, "region")
     name = "main:%d (regions.c)" % line
     check(d["fns"] == [name], "the page's functions: %r, wanted [%r]" % (d["fns"], name))
     check(len(d["regions"]) == rounds, "%d region instances in the page, wanted %d"

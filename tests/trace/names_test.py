@@ -33,34 +33,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testrun  # noqa: E402
+from testrun import check, fail, marker_line, run  # noqa: E402,F401
 
 A = None
 TMP = None
 NAMES = None
 
-
-def fail(msg):
-    raise AssertionError(msg)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
-def run(cmd, env=None, ok=(0,)):
-    p = subprocess.run([str(c) for c in cmd], env=env, capture_output=True, text=True)
-    check(p.returncode in ok, "%s: exit %d\nstdout:\n%s\nstderr:\n%s"
-          % (" ".join(map(str, cmd)), p.returncode, p.stdout, p.stderr))
-    return p
-
-
-def marker_line(src, marker):
-    with open(src) as f:
-        for n, line in enumerate(f, 1):
-            if "/* %s */" % marker in line:
-                return n
-    fail("no marker %s in %s" % (marker, src))
 
 
 def build(name, *flags, src="prog.c", shared=False):

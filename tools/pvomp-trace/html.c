@@ -63,8 +63,10 @@ struct report {
     int64_t *thr_row;      /* the log's stream -> row, or -1; the top level: its phantom row */
     char **fns;            /* region functions' names: logs of one program share them */
     size_t nfns, fns_cap;
-    uint64_t *addr;        /* this log's function addresses -> fn_of_addr */
-    int32_t *fn_of_addr;
+    struct fn_addr {       /* this log's function addresses and their indexes */
+        uint64_t addr;
+        int32_t fn;
+    } *addrs;
     size_t naddr, addr_cap;
     struct region *regions;
     size_t nregions, regions_cap, regions_dropped;
@@ -88,8 +90,8 @@ static int32_t fn_index(struct report *r, uint64_t fn)
     if (!fn)
         return -1;
     for (size_t i = r->naddr; i-- > 0;)    /* few functions; the last one is the likely one */
-        if (r->addr[i] == fn)
-            return r->fn_of_addr[i];
+        if (r->addrs[i].addr == fn)
+            return r->addrs[i].fn;
     char hex[24];
     const char *name = tr_code_name(r->a->log, fn, hex);
     size_t k = 0;
@@ -103,13 +105,9 @@ static int32_t fn_index(struct report *r, uint64_t fn)
             exit(1);
         }
     }
-    if (r->naddr == r->addr_cap) {
-        size_t cap = r->addr_cap;
-        r->addr = grow(r->addr, &cap, sizeof *r->addr);
-        r->fn_of_addr = grow(r->fn_of_addr, &r->addr_cap, sizeof *r->fn_of_addr);
-    }
-    r->addr[r->naddr] = fn;
-    r->fn_of_addr[r->naddr++] = (int32_t)k;
+    if (r->naddr == r->addr_cap)
+        r->addrs = grow(r->addrs, &r->addr_cap, sizeof *r->addrs);
+    r->addrs[r->naddr++] = (struct fn_addr){ fn, (int32_t)k };
     return (int32_t)k;
 }
 
@@ -445,8 +443,7 @@ int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *opt, st
     for (size_t i = 0; i < r.nfns; i++)
         free(r.fns[i]);
     free(r.fns);
-    free(r.addr);
-    free(r.fn_of_addr);
+    free(r.addrs);
     free(r.regions);
     for (size_t i = 0; i < n; i++) {
         tr_analysis_free(&as[i]);
