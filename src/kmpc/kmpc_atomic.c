@@ -46,17 +46,21 @@ void GOMP_atomic_end(void);
         GOMP_atomic_end();                                                                 \
     } while (0)
 
-/* One operation of a type: plain (name) and capture (cname); M is CAS or
- * LOCK.  OP names them <op> and <op>_cpt, OPR <op>_rev and <op>_cpt_rev. */
-#define OP(M, tn, T, W, op, R, expr) OP2(M, tn, T, W, op, op##_cpt, R, expr)
-#define OPR(M, tn, T, W, op, R, expr) OP2(M, tn, T, W, op##_rev, op##_cpt_rev, R, expr)
-#define OP2(M, tn, T, W, op, cname, R, expr)                                               \
+/* The plain update of an operation (no capture), shared by OP2 and OP_OUT2. */
+#define OP_PLAIN(M, tn, T, W, op, R, expr)                                                 \
     PV_KMPC_EXPORT void __kmpc_atomic_##tn##_##op(ident_t *loc, int gtid, T *lhs, R r)     \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
         UPDATE_##M(T, W, lhs, x, n_, expr);                                                \
-    }                                                                                      \
+    }
+
+/* One operation of a type: plain (name) and capture (cname); M is CAS or
+ * LOCK.  OP names them <op> and <op>_cpt, OPR <op>_rev and <op>_cpt_rev. */
+#define OP(M, tn, T, W, op, R, expr) OP2(M, tn, T, W, op, op##_cpt, R, expr)
+#define OPR(M, tn, T, W, op, R, expr) OP2(M, tn, T, W, op##_rev, op##_cpt_rev, R, expr)
+#define OP2(M, tn, T, W, op, cname, R, expr)                                               \
+    OP_PLAIN(M, tn, T, W, op, R, expr)                                                     \
     PV_KMPC_EXPORT T __kmpc_atomic_##tn##_##cname(ident_t *loc, int gtid, T *lhs, R r,     \
                                                   int flag)                                \
     {                                                                                      \
@@ -70,12 +74,7 @@ void GOMP_atomic_end(void);
 #define OP_OUT(M, tn, T, W, op, R, expr) OP_OUT2(M, tn, T, W, op, op##_cpt, R, expr)
 #define OP_OUTR(M, tn, T, W, op, R, expr) OP_OUT2(M, tn, T, W, op##_rev, op##_cpt_rev, R, expr)
 #define OP_OUT2(M, tn, T, W, op, cname, R, expr)                                           \
-    PV_KMPC_EXPORT void __kmpc_atomic_##tn##_##op(ident_t *loc, int gtid, T *lhs, R r)     \
-    {                                                                                      \
-        (void)loc, (void)gtid;                                                             \
-        T x, n_;                                                                           \
-        UPDATE_##M(T, W, lhs, x, n_, expr);                                                \
-    }                                                                                      \
+    OP_PLAIN(M, tn, T, W, op, R, expr)                                                     \
     PV_KMPC_EXPORT void __kmpc_atomic_##tn##_##cname(ident_t *loc, int gtid, T *lhs, R r,  \
                                                      T *out, int flag)                     \
     {                                                                                      \
