@@ -18,6 +18,14 @@ static void work_event(int type, int endpoint, uint64_t count, const void *codep
                  pv_ompt_codeptr(codeptr));
 }
 
+/* An OpenMP 5.2 chunk dispatch (ws_loop, taskloop or distribute chunk). */
+static void dispatch_chunk(int kind, uint64_t start, uint64_t n)
+{
+    ompt_dispatch_chunk_t chunk = {start, n};
+    ompt_data_t instance = {.ptr = &chunk};
+    pv_ompt_call(dispatch, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data, kind, instance);
+}
+
 static void work_begin(int type, uint64_t count, const void *codeptr)
 {
     int *slot = pv_ompt_work_slot();
@@ -44,29 +52,64 @@ void pv_ompt_sections_begin(struct pv_ws *ws)
     work_begin(ompt_work_sections, ws->n, codeptr);
 }
 
-void pv_ompt_work_end(void)
+static void work_end_at(const void *codeptr)
 {
-    pv_ompt_enter();
     int *slot = pv_ompt_work_slot();
     int type = slot ? *slot : 0;
     if (!type)
         return;
     *slot = 0;
-    work_event(type, ompt_scope_end, 0, NULL);
+    work_event(type, ompt_scope_end, 0, codeptr);
 }
 
-/* Iterations are numbered from 0 in the loop's logical order; a chunk is
- * reported by its first iteration. */
+void pv_ompt_work_end(void)
+{
+    pv_ompt_enter();
+    work_end_at(NULL);
+}
+
+/* clang's static constructs: the runtime hands each thread its whole share
+ * at once, so its dispatch comes with the construct's begin. */
+void pv_ompt_static_begin(int type, uint64_t count, uint64_t first, uint64_t n,
+                          const void *codeptr)
+{
+    pv_ompt_enter();
+    if (type == ompt_work_sections) {
+        const void **slot = pv_ompt_sections_codeptr_slot();
+        if (slot)
+            *slot = codeptr;
+    }
+    work_begin(type, count, codeptr);
+    if (!n || !pv_ompt_on(dispatch))
+        return;
+    if (type == ompt_work_sections) {
+        ompt_data_t instance = {.ptr = (void *)(uintptr_t)codeptr};
+        for (uint64_t i = 0; i < n; i++)
+            pv_ompt_call(dispatch, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
+                         ompt_dispatch_section, instance);
+        return;
+    }
+    dispatch_chunk(type == ompt_work_distribute ? ompt_dispatch_distribute_chunk
+                                                : ompt_dispatch_ws_loop_chunk,
+                   first, n);
+}
+
+void pv_ompt_static_end(const void *codeptr)
+{
+    pv_ompt_enter();
+    work_end_at(codeptr);
+}
+
+/* A chunk [s0, e0) of logical iterations, numbered from 0 in the loop's
+ * order: OpenMP 5.2's ws_loop_chunk dispatch (instance.ptr to its
+ * ompt_dispatch_chunk_t). */
 void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsigned long long e0)
 {
     (void)ws;
-    (void)e0;
     pv_ompt_enter();
     if (!pv_ompt_on(dispatch))
         return;
-    ompt_data_t instance = {.value = s0};
-    pv_ompt_call(dispatch, pv_ompt_cur_parallel(), &pv_ompt_cur_task()->data,
-                 ompt_dispatch_iteration, instance);
+    dispatch_chunk(ompt_dispatch_ws_loop_chunk, s0, e0 - s0);
 }
 
 /* A section is reported by the code address of its construct: gcc 12

@@ -218,6 +218,15 @@ void pv_ompt_dispatch_chunk(const struct pv_ws *ws, unsigned long long s0, unsig
 void pv_ompt_dispatch_section(void);
 void pv_ompt_work_end(void);                            /* leaves its construct */
 void pv_ompt_single(bool executor, bool copy, const void *codeptr);
+/* clang's statically scheduled constructs (__kmpc_for_static_init: type an
+ * ompt_work_t, loop, sections or distribute): work begin with the trip
+ * count, the dispatch of the thread's share [first, first + n) (logical
+ * iterations; sections: one per section); static_end (for_static_fini)
+ * ends it.  single_end: __kmpc_end_single ends the executor's single. */
+void pv_ompt_static_begin(int type, uint64_t count, uint64_t first, uint64_t n,
+                          const void *codeptr);
+void pv_ompt_static_end(const void *codeptr);
+void pv_ompt_single_end(const void *codeptr);
 /* clang programs only (ev_kmpc.c): endpoint is an ompt_scope_endpoint_t. */
 void pv_ompt_masked(int endpoint, const void *codeptr);
 void pv_ompt_reduction(int endpoint, const void *codeptr);

@@ -1,7 +1,7 @@
 /* Worksharing under the recording tool: work begin/end pairs (loop,
  * sections, single executor/other, combined parallel for and parallel
- * sections) with the iteration count, dispatch events that cover every
- * chunk and section exactly once, and ids that match the implicit tasks. */
+ * sections) with the iteration count, dispatch events (OpenMP 5.2
+ * ws_loop_chunk for loops) that cover every chunk and section exactly once, and ids that match the implicit tasks. */
 #include <omp.h>
 
 #include "ttq.h"
@@ -86,9 +86,12 @@ int main(void)
             hit[i]++;
     }
     check_work(ompt_work_loop, N, T);
-    check_dispatch(ompt_dispatch_iteration, seen, N);
+    check_dispatch(ompt_dispatch_ws_loop_chunk, seen, N);
     for (int i = 0; i < N; i++)
         TCHECK(seen[i] == (i % 10 == 0));
+    for (size_t i = 0; i < tt_count(); i++)   /* OpenMP 5.2 chunks: 10 iterations each */
+        if (ttq_is(tt_get(i), ompt_callback_dispatch, ANY, ompt_dispatch_ws_loop_chunk))
+            TCHECK(tt_get(i)->a == 10);
 
     /* guided and runtime schedules, nowait. */
     tt_reset();
