@@ -17,10 +17,13 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
     return GOMP_single_start();
 }
 
-/* clang emits the closing barrier itself (unless nowait). */
+/* clang emits the closing barrier itself (unless nowait); only the executor
+ * calls this: OMPT's end of its single. */
 PV_KMPC_EXPORT void __kmpc_end_single(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    if (pv_ompt_tool())
+        pv_ompt_single_end(pv_ompt_entry_ra());
 }
 
 /* master and masked: OMPT's masked callback for the thread that runs the

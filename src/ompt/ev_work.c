@@ -6,7 +6,9 @@
  * scheduled inline, so they have no work or dispatch events (ompt_set_
  * sometimes).  A single without copyprivate calls the runtime only at its
  * start, so the executor's work end is dispatched at its next runtime event
- * (normally the implicit barrier that follows). */
+ * (normally the implicit barrier that follows); a clang program's
+ * __kmpc_end_single marks it.  A single's end has count 1, as its begin
+ * (as libomp). */
 #include "ompt/events.h"
 
 /* codeptr NULL: found by unwinding, only when the tool wants the event. */
@@ -59,7 +61,8 @@ static void work_end_at(const void *codeptr)
     if (!type)
         return;
     *slot = 0;
-    work_event(type, ompt_scope_end, 0, codeptr);
+    bool single = type == ompt_work_single_executor || type == ompt_work_single_other;
+    work_event(type, ompt_scope_end, single, codeptr);
 }
 
 void pv_ompt_work_end(void)
@@ -141,7 +144,7 @@ void pv_ompt_single(bool executor, bool copy, const void *codeptr)
         pv_ompt_thr.pending_single = 1;
         pv_ompt_thr.pending_codeptr = codeptr;
     } else {
-        work_event(type, ompt_scope_end, 0, codeptr);
+        work_event(type, ompt_scope_end, 1, codeptr);
     }
 }
 
@@ -149,5 +152,16 @@ void pv_ompt_flush_pending(void)
 {
     struct pv_ompt_thread *me = &pv_ompt_thr;
     me->pending_single = 0;
-    work_event(ompt_work_single_executor, ompt_scope_end, 0, me->pending_codeptr);
+    work_event(ompt_work_single_executor, ompt_scope_end, 1, me->pending_codeptr);
+}
+
+/* __kmpc_end_single: clang marks the end of the executor's block, so the
+ * owed end goes out here, with the program's address of that call. */
+void pv_ompt_single_end(const void *codeptr)
+{
+    pv_ompt_thread_ensure();
+    if (!pv_ompt_thr.pending_single)
+        return;
+    pv_ompt_thr.pending_codeptr = codeptr;
+    pv_ompt_flush_pending();
 }

@@ -154,6 +154,7 @@ int main(void)
         if (tt_get(i)->thread == ex->thread && tt_get(i)->type == ompt_callback_sync_region)
             bar = tt_get(i);
     TCHECK(bar && bar->seq > ex->seq);
+    TCHECK(ex->a == 1);   /* a single's end counts 1, as its begin (as libomp) */
 
     /* single with copyprivate. */
     tt_reset();
