@@ -116,7 +116,9 @@ void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
 PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task)
 {
     (void)loc, (void)gtid;
+    PV_TASK_SITE_OUTER_BEGIN();
     pv_kmpc_task_submit(new_task, NULL);
+    PV_TASK_SITE_OUTER_END();
     return 0; /* TASK_CURRENT_NOT_QUEUED, as libomp returns */
 }
 
@@ -167,13 +169,16 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid,
                                                    kmp_depend_info_t *noalias_dep_list)
 {
     (void)loc, (void)gtid, (void)ndeps_noalias, (void)noalias_dep_list;
+    PV_TASK_SITE_OUTER_BEGIN();
     if (ndeps <= 0) {
         pv_kmpc_task_submit(new_task, NULL);
+        PV_TASK_SITE_OUTER_END();
         return 0;
     }
     void **buf = pv_malloc((5 + (size_t)ndeps) * sizeof(void *) + (size_t)ndeps * 2 * sizeof(void *));
     void *(*objs)[2] = (void *(*)[2])(buf + 5 + ndeps);
     pv_kmpc_task_submit(new_task, gomp_depend(buf, objs, ndeps, dep_list));
+    PV_TASK_SITE_OUTER_END();
     free(buf); /* GOMP_task has registered the dependences */
     return 0;
 }

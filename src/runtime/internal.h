@@ -295,6 +295,12 @@ struct pv_thread {
     pthread_t handle;
     pid_t tid;
     bool is_worker;
+    /* task_create's codeptr_ra (PV_TASK_SITE): where the program created
+     * the task being created; kept while an outer entry (__kmpc_omp_task,
+     * __kmpc_taskloop) has named it (task_site_outer).  Written and read
+     * only while task_create is traced. */
+    bool task_site_outer;
+    const void *task_site;
 };
 
 extern __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));
