@@ -63,10 +63,15 @@ void pv_kmpc_task_discard(kmp_task_t *t)
 
 /* The task whose routine this thread runs.  clang splits an untied task at
  * its scheduling points: the routine re-submits its own kmp_task_t (part_id
- * advanced) and returns, to be resumed later as the same task.  GOMP_task
- * has no way to resume a task, so that stops with a message (KNOWN LIMIT:
- * untied tasks that reach a scheduling point). */
-static __thread kmp_task_t *running;
+ * advanced) and returns, to be resumed later as the same task.  pvomp keeps
+ * it the same GOMP task: the re-submission only marks the run, and run_task
+ * passes a scheduling point (taskyield: other tasks may run) and calls the
+ * routine again for its next part.  Frames nest: a yield may run others. */
+struct running_task {
+    kmp_task_t *task;
+    int again; /* re-submitted by its own routine: run its next part */
+};
+static __thread struct running_task *running;
 
 /* What GOMP_task copies for a task: the event word first (GOMP_task writes
  * a detached task's event into the first word of its data, as gcc's code
@@ -78,19 +83,28 @@ struct gomp_arg {
 
 static void run_task(void *arg)
 {
-    kmp_task_t *t = ((struct gomp_arg *)arg)->task, *outer = running;
+    struct running_task self = {((struct gomp_arg *)arg)->task, 0}, *outer = running;
+    kmp_task_t *t = self.task;
     kmp_int32 gtid = pv_kmpc_gtid();
-    running = t;
-    t->routine(gtid, t);
-    running = outer;
+    for (;;) {
+        self.again = 0;
+        running = &self;
+        t->routine(gtid, t);
+        running = outer;
+        if (!self.again)
+            break;
+        GOMP_taskyield(); /* the untied task's scheduling point */
+    }
     pv_kmpc_task_discard(t);
 }
 
 void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
 {
     struct pv_kmpc_task_block *b = pv_kmpc_block_of(t);
-    if (t == running)
-        pv_unsupported("__kmpc_omp_task resuming an untied task");
+    if (running && t == running->task) { /* an untied task's next part */
+        running->again = 1;
+        return;
+    }
     unsigned gflags = 0;
     if (!(b->flags & KMP_TASK_TIED))
         gflags |= PV_GTF_UNTIED;
