@@ -101,7 +101,8 @@ static void bad_field(struct out *o, const char *fmt, const char *field, size_t 
 {
     static int said;
     if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        pv_warn("affinity format '%s': %s at '%.*s'; printed as written", fmt, why,
+        pv_warn("affinity format '%s': %s at '%.*s'; printed as written"
+                " (an unknown type as 'undefined')", fmt, why,
                 (int)n, field);
     put(o, field, n);
 }
@@ -111,10 +112,8 @@ static void bad_field(struct out *o, const char *fmt, const char *field, size_t 
 static void undefined_field(struct out *o, const char *fmt, const char *field, size_t n,
                             const char *why)
 {
-    static int said;
-    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        pv_warn("affinity format '%s': %s at '%.*s'; printed as 'undefined'", fmt, why,
-                (int)n, field);
+    bad_field(o, fmt, field, n, why);
+    o->len -= n; /* the text bad_field put is replaced */
     put(o, "undefined", strlen("undefined"));
 }
 
