@@ -107,6 +107,10 @@ void pv_display_env(bool verbose);        /* env.c */
  * changed since it last printed (no-op unless pv_gicv.display_affinity);
  * team code calls it in every member after setting up pv_thr.ts. */
 void pv_affinity_display_thread(void);    /* affinity_format.c */
+/* The program speaks libomp's ABI (src/kmpc calls it when a clang program
+ * forks or displays): affinity lines go to stdout as libomp prints them,
+ * not to stderr as libgomp does. */
+void pv_affinity_display_kmp(void);       /* affinity_format.c */
 
 /* -------------------------------------------------------------- barriers */
 /* Centralized barrier: the arrival counter and the generation word live on
