@@ -1,6 +1,6 @@
 # `cmake --install <build> [--prefix P]`: what goes where (README.md, "Install").
 #
-#   P/lib/pvomp/libgomp.so.1        the runtime (and libomp.so.5, libomp.so: the same file), in a directory of its own so
+#   P/lib/pvomp/libgomp.so.1        the runtime (and libomp.so.5: the same file; libomp.so: for linking), in a directory of its own so
 #                                   that it never shadows the system's libgomp
 #                                   for programs that did not ask for pvomp
 #   P/bin/pvomp-run, pvomp-trace, pvomp-version
@@ -15,10 +15,14 @@ include(CMakePackageConfigHelpers)
 set(PVOMP_INSTALL_RTDIR ${CMAKE_INSTALL_LIBDIR}/pvomp)
 install(TARGETS pvomp
   LIBRARY DESTINATION ${PVOMP_INSTALL_RTDIR} COMPONENT runtime)
-# libomp's names for the same file (src/kmpc/kmpc.cmake), beside it, so that
-# clang-compiled programs load pvomp from there too.
-install(FILES ${PVOMP_LIB_DIR}/libomp.so.5 ${PVOMP_LIB_DIR}/libomp.so
+# libomp's run-time name for the same file, and the link-time libomp.so
+# (src/kmpc/kmpc.cmake), beside it, so that clang-compiled programs link and
+# load pvomp from there too.
+install(FILES ${PVOMP_LIB_DIR}/libomp.so.5
   DESTINATION ${PVOMP_INSTALL_RTDIR} COMPONENT runtime)
+if(TARGET pvomp_libomp_link)
+  install(TARGETS pvomp_libomp_link LIBRARY DESTINATION ${PVOMP_INSTALL_RTDIR} COMPONENT runtime)
+endif()
 
 install(FILES ${CMAKE_SOURCE_DIR}/include/omp-tools.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/pvomp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -332,6 +332,7 @@ PV_KMPC_EXPORT size_t ompc_get_affinity_format(char *buffer, size_t size)
 
 PV_KMPC_EXPORT void ompc_display_affinity(const char *format)
 {
+    pv_affinity_display_kmp();
     omp_display_affinity(format);
 }
 

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 
 #include "kmpc/kmpc.h"
+#include "ompt/ompt.h"
 
 void *pv_malloc(size_t size);
 
 /* The gcc-layout (OMP_3.0) implementations, in src/runtime/lock.c. */
 void pv_init_nest_lock_30(void *l);
-void pv_destroy_nest_lock_30(void *l);
 void pv_set_nest_lock_30(void *l);
 void pv_unset_nest_lock_30(void *l);
 int pv_test_nest_lock_30(void *l);
@@ -31,9 +31,13 @@ PV_KMPC_EXPORT void pv_kmp_init_nest_lock(kmp_nest_lock_t *lock)
     pv_init_nest_lock_30(lock->lk);
 }
 
+/* Its event here, not through pv_destroy_nest_lock_30 (which has only the
+ * event to do): the others tail-call their _30 twin, which then sees the
+ * program's return address, but this one frees after it. */
 PV_KMPC_EXPORT void pv_kmp_destroy_nest_lock(kmp_nest_lock_t *lock)
 {
-    pv_destroy_nest_lock_30(lock->lk);
+    if (pv_ompt_tool())
+        pv_ompt_lock_destroy(ompt_mutex_nest_lock, lock->lk, pv_ompt_entry_ra());
     free(lock->lk);
     lock->lk = NULL;
 }

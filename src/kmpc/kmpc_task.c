@@ -63,10 +63,15 @@ void pv_kmpc_task_discard(kmp_task_t *t)
 
 /* The task whose routine this thread runs.  clang splits an untied task at
  * its scheduling points: the routine re-submits its own kmp_task_t (part_id
- * advanced) and returns, to be resumed later as the same task.  GOMP_task
- * has no way to resume a task, so that stops with a message (KNOWN LIMIT:
- * untied tasks that reach a scheduling point). */
-static __thread kmp_task_t *running;
+ * advanced) and returns, to be resumed later as the same task.  pvomp keeps
+ * it the same GOMP task: the re-submission only marks the run, and run_task
+ * passes a scheduling point (taskyield: other tasks may run) and calls the
+ * routine again for its next part.  Frames nest: a yield may run others. */
+struct running_task {
+    kmp_task_t *task;
+    int again; /* re-submitted by its own routine: run its next part */
+};
+static __thread struct running_task *running;
 
 /* What GOMP_task copies for a task: the event word first (GOMP_task writes
  * a detached task's event into the first word of its data, as gcc's code
@@ -78,19 +83,28 @@ struct gomp_arg {
 
 static void run_task(void *arg)
 {
-    kmp_task_t *t = ((struct gomp_arg *)arg)->task, *outer = running;
+    struct running_task self = {((struct gomp_arg *)arg)->task, 0}, *outer = running;
+    kmp_task_t *t = self.task;
     kmp_int32 gtid = pv_kmpc_gtid();
-    running = t;
-    t->routine(gtid, t);
-    running = outer;
+    for (;;) {
+        self.again = 0;
+        running = &self;
+        t->routine(gtid, t);
+        running = outer;
+        if (!self.again)
+            break;
+        GOMP_taskyield(); /* the untied task's scheduling point */
+    }
     pv_kmpc_task_discard(t);
 }
 
 void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
 {
     struct pv_kmpc_task_block *b = pv_kmpc_block_of(t);
-    if (t == running)
-        pv_unsupported("__kmpc_omp_task resuming an untied task");
+    if (running && t == running->task) { /* an untied task's next part */
+        running->again = 1;
+        return;
+    }
     unsigned gflags = 0;
     if (!(b->flags & KMP_TASK_TIED))
         gflags |= PV_GTF_UNTIED;
@@ -116,7 +130,9 @@ void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
 PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task)
 {
     (void)loc, (void)gtid;
+    PV_TASK_SITE_OUTER_BEGIN();
     pv_kmpc_task_submit(new_task, NULL);
+    PV_TASK_SITE_OUTER_END();
     return 0; /* TASK_CURRENT_NOT_QUEUED, as libomp returns */
 }
 
@@ -167,13 +183,16 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid,
                                                    kmp_depend_info_t *noalias_dep_list)
 {
     (void)loc, (void)gtid, (void)ndeps_noalias, (void)noalias_dep_list;
+    PV_TASK_SITE_OUTER_BEGIN();
     if (ndeps <= 0) {
         pv_kmpc_task_submit(new_task, NULL);
+        PV_TASK_SITE_OUTER_END();
         return 0;
     }
     void **buf = pv_malloc((5 + (size_t)ndeps) * sizeof(void *) + (size_t)ndeps * 2 * sizeof(void *));
     void *(*objs)[2] = (void *(*)[2])(buf + 5 + ndeps);
     pv_kmpc_task_submit(new_task, gomp_depend(buf, objs, ndeps, dep_list));
+    PV_TASK_SITE_OUTER_END();
     free(buf); /* GOMP_task has registered the dependences */
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kmpc/kmpc_task.h"
+#include "runtime/task_internal.h" /* PV_TASK_SITE_OUTER_* */
 
 void GOMP_taskwait(void);
 
@@ -106,7 +107,9 @@ PV_KMPC_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *ta
                                     kmp_uint64 grainsize, void *task_dup)
 {
     (void)loc, (void)gtid;
+    PV_TASK_SITE_OUTER_BEGIN();
     taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, false, (task_dup_t)task_dup);
+    PV_TASK_SITE_OUTER_END();
 }
 
 /* OpenMP 5.1: modifier 1 is grainsize(strict: g) / num_tasks(strict: n). */
@@ -116,6 +119,8 @@ PV_KMPC_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_t *
                                       kmp_uint64 grainsize, kmp_int32 modifier, void *task_dup)
 {
     (void)loc, (void)gtid;
+    PV_TASK_SITE_OUTER_BEGIN();
     taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize,
              modifier != 0 && sched == SCHED_GRAINSIZE, (task_dup_t)task_dup);
+    PV_TASK_SITE_OUTER_END();
 }

@@ -4,7 +4,8 @@
  * {long_name}: t team_num, T num_teams, L nesting_level, n thread_num,
  * N num_threads, a ancestor_tnum, H host, P process_id, i native_thread_id,
  * A thread_affinity.  "0." pads numbers with zeros, "." right-justifies, a
- * size alone left-justifies; "%%" is a percent sign. */
+ * size alone (or "0" without ".", as libomp takes it) left-justifies; "%%" is
+ * a percent sign; an unknown type prints "undefined". */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ static void put_field(struct out *o, const char *s, size_t width, bool zero, boo
     size_t n = strlen(s);
     if (width <= n) {
         put(o, s, n);
-    } else if (zero) {
+    } else if (zero && right) {
         /* Zeros go after a sign or a 0x prefix. */
         size_t pre = s[0] == '-' ? 1 : (s[0] == '0' && s[1] == 'x') ? 2 : 0;
         put(o, s, pre);
@@ -100,9 +101,20 @@ static void bad_field(struct out *o, const char *fmt, const char *field, size_t 
 {
     static int said;
     if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        pv_warn("affinity format '%s': %s at '%.*s'; printed as written", fmt, why,
+        pv_warn("affinity format '%s': %s at '%.*s'; printed as written"
+                " (an unknown type as 'undefined')", fmt, why,
                 (int)n, field);
     put(o, field, n);
+}
+
+/* A well-formed field of a type pvomp does not know prints "undefined", as
+ * the spec has for a type without information (and as libomp does). */
+static void undefined_field(struct out *o, const char *fmt, const char *field, size_t n,
+                            const char *why)
+{
+    bad_field(o, fmt, field, n, why);
+    o->len -= n; /* the text bad_field put is replaced */
+    put(o, "undefined", strlen("undefined"));
 }
 
 /* Expand `fmt` for the calling thread. */
@@ -125,13 +137,9 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
         }
         bool zero = false, right = false;
         size_t width = 0;
-        if (*p == '0') {
+        if (*p == '0') { /* without '.', left-justified: no zeros (as libomp) */
             zero = true;
-            if (*++p != '.') {
-                bad_field(&o, fmt, pct, (size_t)(p - pct),
-                          "a leading 0 must be followed by '.'");
-                continue;
-            }
+            p++;
         }
         if (*p == '.') {
             right = true;
@@ -143,7 +151,7 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
             p = end;
             if (width > 4096) /* a size no line needs: the field as written */
                 width = 4096;
-        } else if (zero || right) {
+        } else if (right) {
             bad_field(&o, fmt, pct, (size_t)(p - pct),
                       "'0.' or '.' must be followed by a size");
             continue;
@@ -159,8 +167,10 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
             if (!c) {
                 /* without a '}', only "%{" is bad: the rest is text */
                 const char *end = close ? close + 1 : p + 1;
-                bad_field(&o, fmt, pct, (size_t)(end - pct),
-                          close ? "unknown field name" : "'{' without '}'");
+                if (close)
+                    undefined_field(&o, fmt, pct, (size_t)(end - pct), "unknown field name");
+                else
+                    bad_field(&o, fmt, pct, (size_t)(end - pct), "'{' without '}'");
                 p = end;
                 continue;
             }
@@ -199,7 +209,7 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
             bad_field(&o, fmt, pct, (size_t)(p - pct), "the format ends inside a field");
             continue;
         default:
-            bad_field(&o, fmt, pct, (size_t)(p + 1 - pct), "unknown field type");
+            undefined_field(&o, fmt, pct, (size_t)(p + 1 - pct), "unknown field type");
             p++;
             continue;
         }
@@ -261,7 +271,17 @@ PV_EXPORT size_t omp_capture_affinity(char *buffer, size_t size, const char *for
     return len;
 }
 
-/* The line (with '\n') goes to stderr in one write. */
+/* Where affinity lines go: libgomp prints them on stderr, libomp on stdout
+ * (the spec names no stream); set once a clang program forks or displays. */
+static bool display_stdout;
+
+void pv_affinity_display_kmp(void)
+{
+    if (!__atomic_load_n(&display_stdout, __ATOMIC_RELAXED))
+        __atomic_store_n(&display_stdout, true, __ATOMIC_RELAXED);
+}
+
+/* The line (with '\n') goes out in one write. */
 static void display(const char *format)
 {
     char small[512];
@@ -272,7 +292,10 @@ static void display(const char *format)
         omp_capture_affinity(b, len + 1, format);
     }
     b[len] = '\n';
-    fwrite(b, 1, len + 1, stderr);
+    FILE *f = __atomic_load_n(&display_stdout, __ATOMIC_RELAXED) ? stdout : stderr;
+    fwrite(b, 1, len + 1, f);
+    if (f == stdout) /* libomp's lines are not held back behind the program's */
+        fflush(stdout);
     if (b != small)
         free(b);
 }

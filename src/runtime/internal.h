@@ -107,6 +107,10 @@ void pv_display_env(bool verbose);        /* env.c */
  * changed since it last printed (no-op unless pv_gicv.display_affinity);
  * team code calls it in every member after setting up pv_thr.ts. */
 void pv_affinity_display_thread(void);    /* affinity_format.c */
+/* The program speaks libomp's ABI (src/kmpc calls it when a clang program
+ * forks or displays): affinity lines go to stdout as libomp prints them,
+ * not to stderr as libgomp does. */
+void pv_affinity_display_kmp(void);       /* affinity_format.c */
 
 /* -------------------------------------------------------------- barriers */
 /* Centralized barrier: the arrival counter and the generation word live on
@@ -295,6 +299,12 @@ struct pv_thread {
     pthread_t handle;
     pid_t tid;
     bool is_worker;
+    /* task_create's codeptr_ra (PV_TASK_SITE): where the program created
+     * the task being created; kept while an outer entry (__kmpc_omp_task,
+     * __kmpc_taskloop) has named it (task_site_outer).  Written and read
+     * only while task_create is traced. */
+    bool task_site_outer;
+    const void *task_site;
 };
 
 extern __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));

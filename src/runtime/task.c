@@ -42,7 +42,7 @@ static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
     if (pv_ompt_tool())
         pv_ompt_task_create(t, false, a->flags, ndeps ? a->depend : NULL);
 
-    trace_task_create(t, (void *)a->fn, a->flags);
+    trace_task_create(t, (void *)a->fn, a->flags, (void *)thr->task_site);
     /* Count it everywhere before anybody can see it. */
     atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
     if (t->taskgroup)
@@ -112,6 +112,7 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
     PV_OMPT_ENTRY();
+    PV_TASK_SITE();
     /* Fast path: a plain task that runs at once (if(0), a one-thread team
      * unless it has a priority, or the throttle),
      * in this frame, with only the fields a running task needs. */

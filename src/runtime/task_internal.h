@@ -19,6 +19,7 @@
 #define PV_RUNTIME_TASK_INTERNAL_H
 
 #include "runtime/internal.h"
+#include "trace/trace.h" /* pv_trace_state, for PV_TASK_SITE */
 
 /* GOMP_task / GOMP_taskloop flag bits, as gcc 12 passes them. */
 enum {
@@ -175,6 +176,31 @@ struct pv_task_args {
     bool in_place;                /* undeferred: data is already the task's own copy */
     uint64_t lo, hi;
 };
+/* In GOMP_task and GOMP_taskloop*: the entry's return address as the
+ * site of the tasks it creates (task_create's codeptr_ra), unless an outer
+ * entry (kmpc's, which calls GOMP_task) named it.  Only while task_create is
+ * traced; the empty asm keeps the return address's load behind the test, as
+ * in pv_ompt_entry_ra, so the untraced path is the flag test alone. */
+#define PV_TASK_SITE()                                                                  \
+    do {                                                                                \
+        if (__builtin_expect(pv_trace_state[PV_TRACE_EV_task_create], 0) &&             \
+            !pv_thr.task_site_outer) {                                                  \
+            __asm__ volatile("" ::: "memory");                                          \
+            pv_thr.task_site = __builtin_return_address(0);                             \
+        }                                                                               \
+    } while (0)
+/* Around the GOMP_task calls of an outer entry (src/kmpc): its own return
+ * address is the site, for every task it creates. */
+#define PV_TASK_SITE_OUTER_BEGIN()                                                      \
+    do {                                                                                \
+        if (__builtin_expect(pv_trace_state[PV_TRACE_EV_task_create], 0)) {             \
+            __asm__ volatile("" ::: "memory");                                          \
+            pv_thr.task_site = __builtin_return_address(0);                             \
+            pv_thr.task_site_outer = true;                                              \
+        }                                                                               \
+    } while (0)
+#define PV_TASK_SITE_OUTER_END() (pv_thr.task_site_outer = false)
+
 /* Create and queue (or run, when it cannot be deferred) one task. */
 void pv_task_spawn(const struct pv_task_args *a, bool deferrable);
 /* True when new tasks of the current task must be discarded (cancellation). */

@@ -170,7 +170,7 @@ static inline void *task_body(void (*fn)(void *), void *arg)
 static inline void run_in_frame(struct pv_thread *thr, struct pv_task *parent, struct pv_task *t,
                                 unsigned flags, void (*fn)(void *), void *arg)
 {
-    trace_task_create(t, task_body(fn, arg), flags);
+    trace_task_create(t, task_body(fn, arg), flags, (void *)thr->task_site);
     thr->task = t;
     trace_task_begin(t);
     run_fn(parent, t, fn, arg);

@@ -157,6 +157,7 @@ PV_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void 
                              unsigned long num_tasks, int priority, long start, long end,
                              long step)
 {
+    PV_TASK_SITE();
     uint64_t n = 0;
     if (step > 0 && start < end)
         n = ((uint64_t)end - (uint64_t)start - 1) / (uint64_t)step + 1;
@@ -173,6 +174,7 @@ PV_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(v
                                  unsigned long long start, unsigned long long end,
                                  unsigned long long step)
 {
+    PV_TASK_SITE();
     uint64_t n = 0;
     if ((flags & PV_GTF_UP) && start < end)
         n = (end - start - 1) / step + 1;

@@ -15,10 +15,12 @@ rtdir=$(PKG_CONFIG_PATH=$(dirname "$(find "$prefix/lib" "$prefix/lib64" -name pv
 pcdir=$(dirname "$(find "$prefix/lib" "$prefix/lib64" -name pvomp.pc -path "*/pkgconfig/*" 2>/dev/null | head -1)")
 want=$(readlink -f "$rtdir/libgomp.so.1")
 case $want in "$(readlink -f "$prefix")"/*) ;; *) fail "runtime $want is not under $prefix" ;; esac
-# libomp's names (for clang-compiled programs) are the same file.
-for name in libomp.so.5 libomp.so; do
-    [ "$(readlink -f "$rtdir/$name")" = "$want" ] || fail "$rtdir/$name is not the installed runtime"
-done
+# libomp's run-time name (for clang-compiled programs) is the same file; its
+# link-time libomp.so a small library whose soname is libomp.so.5.
+[ "$(readlink -f "$rtdir/libomp.so.5")" = "$want" ] || fail "$rtdir/libomp.so.5 is not the installed runtime"
+[ -f "$rtdir/libomp.so" ] || fail "no $rtdir/libomp.so"
+readelf -d "$rtdir/libomp.so" | grep -q 'SONAME.*\[libomp\.so\.5\]' ||
+    fail "$rtdir/libomp.so: soname is not libomp.so.5"
 
 check() { # check LABEL PROGRAM: runs on the installed pvomp, without LD_LIBRARY_PATH
     out=$(env -u LD_LIBRARY_PATH "$2") || fail "$1: the program failed: $out"
@@ -47,6 +49,13 @@ echo "$out" | grep -qx "runtime $want" || fail "pvomp-run did not pick $want: $o
 stats=$("$prefix/bin/pvomp-trace" stats "$work/t.log") || fail "pvomp-trace stats: $stats"
 echo "$stats" | grep -q "parallel" || fail "pvomp-trace stats shows no parallel region: $stats"
 echo "pvomp-run --trace + pvomp-trace stats: ok"
+
+# clang, linked against the installed libomp.so: runs on the installed pvomp.
+if command -v clang >/dev/null 2>&1; then
+    clang -fopenmp "$src" -o "$work/hello_clang" -L"$rtdir" -Wl,-rpath,"$rtdir" ||
+        fail "clang -fopenmp -L$rtdir"
+    check clang "$work/hello_clang"
+fi
 
 for t in pvomp-run pvomp-trace pvomp-version; do
     "$prefix/bin/$t" --help >/dev/null 2>&1 || fail "$t --help"

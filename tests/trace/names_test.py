@@ -7,7 +7,8 @@ objects: every loaded object is in the log (pvtrace_object) with its path,
          address range and GNU build-id, a library dlopened later too.
 debug:    built with -g: stats, dump, timeline --json and --html name the
           region, the task body and the dlopened library's region as
-          function:line (file).
+          function:line (file); dump and --json the task's construct
+          (task_create's codeptr_ra) by its pragma's line.
 nodebug:  without -g: the symbol (main._omp_fn.0).
 stripped: strip --strip-all: object+offset [no symbols]; with --debuginfo DIR
           holding DIR/.build-id/xx/yyyy.debug: function:line again.
@@ -135,11 +136,12 @@ def region_names(log, *opts):
 
 
 def dump_names(log, *opts):
-    """{event: [names of its code arguments]} from dump."""
+    """{event: [names of its fn arguments], event.codeptr_ra: [...]} from dump."""
     got = {}
     for line in reader("dump", *opts, log).stdout.splitlines():
-        for m in re.finditer(r" (fn)=0x[0-9a-f]+ <([^>]*)>", line):
-            got.setdefault(line.split(" ", 1)[0], []).append(m.group(2))
+        for m in re.finditer(r" (fn|codeptr_ra)=0x[0-9a-f]+ <([^>]*)>", line):
+            key = line.split(" ", 1)[0] + ("" if m.group(1) == "fn" else "." + m.group(1))
+            got.setdefault(key, []).append(m.group(2))
     return got
 
 
@@ -153,6 +155,7 @@ def test_debug():
     log = run_prog(prog, plugin)
     region = "main:%d (prog.c)" % marker_line(src("prog.c"), "REGION")
     task = "main:%d (prog.c)" % marker_line(src("prog.c"), "TASK_BODY")
+    site = "main:%d (prog.c)" % marker_line(src("prog.c"), "TASK")
     plug = "plugin_work:%d (plugin.c)" % marker_line(src("plugin.c"), "PLUGIN_BODY")
     names = region_names(log)
     check(sorted(names) == sorted([region, plug]), "stats regions %s, wanted %s and %s"
@@ -160,11 +163,16 @@ def test_debug():
     d = dump_names(log)
     check(d.get("parallel_begin") == [region, plug], "dump parallel_begin: %s" % d)
     check(d.get("task_create") == [task], "dump task_create: %s, wanted %s" % (d, task))
+    # The task is named by its construct: codeptr_ra, the program's call of
+    # GOMP_task, is on the pragma's line.
+    check(d.get("task_create.codeptr_ra") == [site], "dump task_create codeptr_ra: %s, wanted %s"
+          % (d, site))
     js = os.path.join(TMP, "t.json")
     reader("timeline", "--json", js, log)
     text = open(js).read()
     for n in (region, task, plug):
         check('"fn_name":"%s"' % n in text, "timeline --json lacks fn_name %s" % n)
+    check('"codeptr_ra_name":"%s"' % site in text, "timeline --json lacks codeptr_ra_name %s" % site)
     html = os.path.join(TMP, "t.html")
     reader("timeline", "--html", html, log)
     text = open(html).read()
@@ -176,8 +184,11 @@ def test_nodebug():
     prog = build("prog")
     names = region_names(run_prog(prog))
     check(names == ["main._omp_fn.0"], "stats regions %s, wanted the symbol" % names)
-    check(dump_names(run_prog(prog)).get("task_create") == ["main._omp_fn.1"],
-          "task body not named by its symbol")
+    d = dump_names(run_prog(prog))
+    check(d.get("task_create") == ["main._omp_fn.1"], "task body not named by its symbol")
+    check(len(d.get("task_create.codeptr_ra", [])) == 1 and
+          re.fullmatch(r"main\._omp_fn\.0\+0x[0-9a-f]+", d["task_create.codeptr_ra"][0]),
+          "task's site (in the region's body) not named main._omp_fn.0+offset: %s" % d)
 
 
 def test_stripped():

@@ -29,7 +29,7 @@ static void print_record(struct tr_out *o, struct tr_log *log, const struct tr_r
             }
         } else {
             tr_out_int_arg(o, d, i, r->u[i]);
-            const char *name = tr_is_code_arg(d, i) ? tr_names_get(log->names, r->u[i]) : NULL;
+            const char *name = tr_code_arg_name(log->names, d, i, r->u[i]);
             if (name) {
                 tr_out_str(o, " <");
                 tr_out_str(o, name);

@@ -245,10 +245,16 @@ const char *tr_names_get(struct tr_names *nm, uint64_t addr)
     return s;
 }
 
-bool tr_is_code_arg(const struct tr_desc *d, unsigned i)
+const char *tr_code_arg_name(struct tr_names *nm, const struct tr_desc *d, unsigned i, uint64_t v)
 {
     const char *n = d->argname[i];
-    return !d->is_str[i] && (!strcmp(n, "fn") || !strncmp(n, "codeptr", 7));
+    if (d->is_str[i] || !v || (strcmp(n, "fn") && strncmp(n, "codeptr", 7)))
+        return NULL;
+    size_t len = strlen(n);
+    /* A return address (task_create's codeptr_ra) follows the call: the
+     * call instruction's last byte has the construct's line. */
+    bool ra = len >= 3 && !strcmp(n + len - 3, "_ra");
+    return tr_names_get(nm, ra ? v - 1 : v);
 }
 
 const char *tr_code_name(struct tr_log *log, uint64_t addr, char hex[24])

@@ -268,8 +268,10 @@ void tr_names_close(struct tr_names *nm);
 const char *tr_names_get(struct tr_names *nm, uint64_t addr);
 /* The name of addr, or addr in hex (written to hex) without names. */
 const char *tr_code_name(struct tr_log *log, uint64_t addr, char hex[24]);
-/* Is argument i of d a code address (fn, codeptr*)? */
-bool tr_is_code_arg(const struct tr_desc *d, unsigned i);
+/* The name of argument i of d, value v, when it is a code address (fn,
+ * codeptr*; one ending in _ra is a return address, named by the call
+ * before it); NULL otherwise, for 0, and when nm is NULL. */
+const char *tr_code_arg_name(struct tr_names *nm, const struct tr_desc *d, unsigned i, uint64_t v);
 
 /* Open and scan.  Returns 0, or -1 when the file is not a readable log
  * (message printed).  events_file: optional trace-events file for logs

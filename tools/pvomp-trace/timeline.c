@@ -94,8 +94,7 @@ static void json_instant(struct json *j, const struct tr_rec *r, uint32_t thr)
             tr_out_char(o, '"');
             tr_out_int_arg(o, r->d, i, r->u[i]);
             tr_out_char(o, '"');
-            const char *name = tr_is_code_arg(r->d, i) ? tr_names_get(j->a->log->names, r->u[i])
-                                                        : NULL;
+            const char *name = tr_code_arg_name(j->a->log->names, r->d, i, r->u[i]);
             if (name) { /* "fn_name": "main:42 (demo.c)" */
                 tr_out_char(o, ',');
                 tr_out_char(o, '"');

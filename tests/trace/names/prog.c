@@ -1,7 +1,8 @@
 /* A program for the flight log's naming tests (tests/trace/names_test.py):
  * a parallel region and a task at lines the test looks for (the markers
- * REGION, and TASK_BODY: gcc's line table starts a task's outlined function
- * at the first line of its body, not at the pragma), and, when given a
+ * REGION, TASK: the task's pragma, where task_create's codeptr_ra points,
+ * and TASK_BODY: gcc's line table starts a task's outlined function at the
+ * first line of its body, not at the pragma), and, when given a
  * plugin's path, a parallel region in a library it dlopens after its own
  * region ran.  -DREBUILT: another build of the same program. */
 #include <dlfcn.h>
@@ -18,7 +19,7 @@ int main(int argc, char **argv)
 #pragma omp parallel /* REGION */
     {
 #pragma omp single
-#pragma omp task
+#pragma omp task /* TASK */
         sink++; /* TASK_BODY */
     }
     if (argc > 1) {
