@@ -160,10 +160,14 @@ extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
  * not make the entry point keep a frame pointer when no tool is attached. */
 #define PV_OMPT_ENTRY()                                                      \
     do {                                                                     \
-        if (pv_ompt_tool()) {                                                \
-            pv_ompt_thr.codeptr = __builtin_return_address(0);               \
-            pv_ompt_thr.enter_frame = __builtin_dwarf_cfa();                \
-        }                                                                    \
+        if (pv_ompt_tool())                                                  \
+            PV_OMPT_ENTRY_SET();                                             \
+    } while (0)
+/* The same, inside a branch already taken only with a tool attached. */
+#define PV_OMPT_ENTRY_SET()                                                  \
+    do {                                                                     \
+        pv_ompt_thr.codeptr = __builtin_return_address(0);                   \
+        pv_ompt_thr.enter_frame = __builtin_dwarf_cfa();                    \
     } while (0)
 
 /* Inside a site's `if (pv_ompt_tool())` branch of an entry point whose task

@@ -111,7 +111,6 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     struct pv_task *parent = thr->task;
     if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
-    PV_OMPT_ENTRY();
     PV_TASK_SITE();
     /* Fast path: a plain task that runs at once (if(0), a one-thread team
      * unless it has a priority, or the throttle),
@@ -124,8 +123,12 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         task_init_frame(&u, parent, team, (flags & PV_GTF_FINAL) != 0, 0); /* parent not final */
         u.kind = PV_TASK_STACK;
         u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
-        if (pv_ompt_tool())
+        /* The entry's call address and frame are set in the one flag test
+         * the fast path makes before the task runs, not ahead of it. */
+        if (pv_ompt_tool()) {
+            PV_OMPT_ENTRY_SET();
             pv_ompt_task_create(&u, true, flags, NULL);
+        }
         run_in_frame(thr, parent, &u, flags, fn, data);
         promotable_end(thr, parent, &u);
         return;
@@ -141,6 +144,7 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         .depend = depend,
         .detach = detach,
     };
+    PV_OMPT_ENTRY();
     pv_task_spawn(&a, if_clause);
 }
 
