@@ -24,11 +24,11 @@
  * up to its marker in place instead of waiting. */
 #include <errno.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/message.h"
 #include "ompt/device_trace_int.h"
 
 struct dt pv_dt_devs[PV_DT_MAX_DEVICES];
@@ -225,11 +225,9 @@ void pv_dt_start_helper(struct dt *d)
     /* The helper must not inherit a signal mask or affinity surprise: it
      * only calls the tool. */
     int err = pthread_create(&d->helper, NULL, helper_main, d);
-    if (err) {
-        fprintf(stderr, "pvomp: cannot start the trace helper thread of device %d: %s\n",
-                d->device_num, strerror(err));
-        abort();
-    }
+    if (err)
+        pv_fatal("cannot start the trace helper thread of device %d: %s", d->device_num,
+                 strerror(err));
 }
 
 void pv_dt_end_helper(struct dt *d)
@@ -373,8 +371,8 @@ static void fault(struct dt *d, unsigned st, const char *why)
         atomic_compare_exchange_strong_explicit(&d->state, &st, want, memory_order_relaxed,
                                                 memory_order_relaxed)) {
         if (getenv("PVOMP_TRACE_VERBOSE"))
-            fprintf(stderr, "pvomp: device %d tracing: %s; records are counted as lost "
-                    "until the next start_trace\n", d->device_num, why);
+            pv_note("device %d tracing: %s; records are counted as lost until the next "
+                    "start_trace", d->device_num, why);
     }
     atomic_fetch_add_explicit(&d->lost, 1, memory_order_relaxed);
 }

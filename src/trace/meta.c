@@ -4,12 +4,12 @@
  * simpletrace.py reads them like any other event. */
 #include <fcntl.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "trace/trace.h"
 
 /* Strings in the log's own records are cut at this length (the command line
@@ -24,11 +24,7 @@ void pv_trace_buf_put(struct pv_trace_buf *b, const void *bytes, size_t len)
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + len)
             cap *= 2;
-        uint8_t *p = realloc(b->p, cap);
-        if (!p) {
-            fprintf(stderr, "pvomp: trace: out of memory\n");
-            abort();
-        }
+        uint8_t *p = pv_realloc(b->p, cap);
         b->p = p;
         b->cap = cap;
     }

@@ -3,12 +3,12 @@
  * of a ring when its thread exits.  See trace.h for the protocol. */
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/message.h"
 #include "trace/held.h"
 #include "trace/trace.h"
 
@@ -118,8 +118,8 @@ static struct pv_trace_ring *ring_create(void)
             munmap(buf, 2 * size);
         atomic_fetch_sub_explicit(&ring_bytes, size, memory_order_relaxed);
         if (!atomic_exchange_explicit(&warned, 1, memory_order_relaxed))
-            fprintf(stderr, "pvomp: warning: trace: no buffer for a thread (%s); its events "
-                            "are counted as dropped\n", strerror(e));
+            pv_warn("trace: no buffer for a thread (%s); its events are counted as dropped",
+                    strerror(e));
         return NULL;
     }
     memset(r, 0, sizeof *r);

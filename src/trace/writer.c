@@ -17,7 +17,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -25,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "trace/trace.h"
 
 #define CHUNK_HDR PV_TRACE_CHUNK_HDR
@@ -240,11 +241,7 @@ static void writer_pass_locked(int final)
     for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
         if (n == s_cap) {
             s_cap = s_cap ? 2 * s_cap : 64;
-            s = realloc(s, s_cap * sizeof *s);
-            if (!s) {
-                fprintf(stderr, "pvomp: trace: out of memory\n");
-                abort();
-            }
+            s = pv_realloc(s, s_cap * sizeof *s);
         }
         s[n++].r = r;
     }
@@ -388,8 +385,8 @@ bool pv_trace_writer_start(void)
         if (!ok)
             return false;
     } else if (!pv_trace_log_open(pv_trace_cfg.path)) {
-        fprintf(stderr, "pvomp: warning: PVOMP_TRACE=%s: cannot create the file (%s); "
-                        "not tracing\n", pv_trace_cfg.path, strerror(errno));
+        pv_warn("PVOMP_TRACE=%s: cannot create the file (%s); not tracing", pv_trace_cfg.path,
+                strerror(errno));
         return false;
     } else {
         pv_trace_buf_preamble(&pre);
@@ -404,8 +401,7 @@ bool pv_trace_writer_start(void)
     }
     int e = pv_trace_spawn(&writer_thread, writer_main, "pvomp-trace");
     if (e != 0) {
-        fprintf(stderr, "pvomp: warning: trace: cannot start the writer thread (%s); "
-                        "not tracing\n", strerror(e));
+        pv_warn("trace: cannot start the writer thread (%s); not tracing", strerror(e));
         if (!pv_trace_cfg.ring)
             pv_trace_log_close();
         return false;
