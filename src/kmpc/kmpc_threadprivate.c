@@ -15,9 +15,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "kmpc/kmpc.h"
 #include "runtime/internal.h" /* pv_malloc */
 
@@ -142,7 +142,7 @@ static bool initial_thread(void)
 {
     static __thread int initial = -1;
     if (initial < 0)
-        initial = syscall(SYS_gettid) == getpid();
+        initial = pv_gettid() == getpid();
     return initial;
 }
 

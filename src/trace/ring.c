@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "base/message.h"
 #include "trace/held.h"
 #include "trace/trace.h"
@@ -47,7 +48,7 @@ static void ring_key_create(void)
  * near the end of the ring continues, contiguous, in the second view. */
 uint8_t *pv_trace_map_twice(uint64_t size, bool populate)
 {
-    int fd = memfd_create("pvomp-trace-ring", MFD_CLOEXEC);
+    int fd = pv_memfd("pvomp-trace-ring");
     uint8_t *base;
     if (fd < 0)
         return NULL;

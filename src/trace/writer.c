@@ -12,19 +12,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/linux.h"
 #include "base/message.h"
 #include "trace/trace.h"
 
@@ -53,17 +51,7 @@ static uint64_t flush_done;
 /* Totals for the end record (writer thread only). */
 static uint64_t n_chunks, n_streams;
 
-static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val, const struct timespec *t)
-{
-    return syscall(SYS_futex, (uint32_t *)uaddr, op | FUTEX_PRIVATE_FLAG, val, t, NULL, 0);
-}
-
 static bool membarrier_ok;
-
-static long membarrier(int cmd)
-{
-    return syscall(SYS_membarrier, cmd, 0, 0);
-}
 
 void pv_trace_writer_wake(void)
 {
@@ -71,7 +59,7 @@ void pv_trace_writer_wake(void)
      * load of kick: either it sees this increment or we see it asleep. */
     atomic_fetch_add_explicit(&kick, 1, memory_order_seq_cst);
     if (atomic_load_explicit(&writer_sleeping, memory_order_seq_cst))
-        futex(&kick, FUTEX_WAKE, 1, NULL);
+        pv_futex_wake(&kick, 1);
 }
 
 void pv_trace_registry_add(struct pv_trace_ring *r)
@@ -352,7 +340,7 @@ static void *writer_main(void *arg)
         if (atomic_load_explicit(&kick, memory_order_seq_cst) == k) {
             struct timespec t = { (time_t)(pv_trace_cfg.period_ms / 1000),
                                   (long)(pv_trace_cfg.period_ms % 1000) * 1000000L };
-            futex(&kick, FUTEX_WAIT, k, pv_trace_cfg.period_ms ? &t : NULL);
+            pv_futex_wait_for(&kick, k, pv_trace_cfg.period_ms ? &t : NULL);
         }
         atomic_store_explicit(&writer_sleeping, 0, memory_order_relaxed);
     }
@@ -407,7 +395,7 @@ bool pv_trace_writer_start(void)
         return false;
     }
     /* For pv_trace_writer_quiesce at exit. */
-    membarrier_ok = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+    membarrier_ok = pv_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
     atomic_store_explicit(&writer_running, 1, memory_order_release);
     return true;
 }
@@ -434,7 +422,7 @@ void pv_trace_writer_flush(void)
  * counted as dropped instead. */
 void pv_trace_writer_quiesce(void)
 {
-    if (!membarrier_ok || membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+    if (!membarrier_ok || pv_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
         /* No membarrier: a pause instead, which covers a thread that was
          * running in the middle of a record (not one preempted there). */
         struct timespec t = { 0, 2000000 };
