@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "base/message.h"
 #include "ompt/device_trace_int.h"
 
@@ -60,9 +61,7 @@ __attribute__((constructor)) static void dt_init_devices(void)
 
 uint64_t pv_dtrace_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return pv_monotonic_ns();
 }
 
 struct dt *pv_dt_from_handle(ompt_device_t *device)
@@ -197,13 +196,7 @@ static void *helper_main(void *arg)
             break;
         d->qlen = 0;
         if (atomic_load_explicit(&d->state, memory_order_relaxed) & DT_STARTED) {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            ts.tv_nsec += DT_IDLE_MS * 1000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
+            struct timespec ts = pv_timespec_of_ns(pv_monotonic_ns() + DT_IDLE_MS * 1000000ull);
             pthread_cond_timedwait(&d->qcond, &d->qlock, &ts);
         } else {
             pthread_cond_wait(&d->qcond, &d->qlock);

@@ -17,7 +17,7 @@ static void clock_pair(uint64_t *tsc, uint64_t *ns)
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < 7; i++) {
         uint64_t a = __rdtsc();
-        uint64_t n = pv_trace_monotonic_ns();
+        uint64_t n = pv_monotonic_ns();
         uint64_t b = __rdtsc();
         if (b - a < best) {
             best = b - a;

@@ -29,11 +29,6 @@ struct pv_trace_clock {
 };
 extern struct pv_trace_clock pv_trace_clk __attribute__((visibility("hidden")));
 
-static inline uint64_t pv_trace_monotonic_ns(void)
-{
-    return pv_monotonic_ns();
-}
-
 static inline uint64_t pv_trace_now(void)
 {
 #ifdef PV_TRACE_HAVE_TSC
@@ -42,7 +37,7 @@ static inline uint64_t pv_trace_now(void)
         return pv_trace_clk.ns0 + (uint64_t)(((__int128)d * (__int128)pv_trace_clk.mult) >> 32);
     }
 #endif
-    return pv_trace_monotonic_ns();
+    return pv_monotonic_ns();
 }
 
 /* Choose and calibrate the clock (PVOMP_TRACE_CLOCK=auto|tsc|monotonic). */

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/clock.h"
 #include "base/message.h"
 #include "trace/trace.h"
 
@@ -348,10 +349,7 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
     }
     /* pvtrace_end(streams, chunks, bytes, monotonic_ns). */
     uint8_t end[PVOMP_TRACE_EVENT_HDR + 32];
-    struct timespec mono;
-    clock_gettime(CLOCK_MONOTONIC, &mono);
-    uint64_t e4[4] = { nstreams, nchunks, o.bytes,
-                       (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec };
+    uint64_t e4[4] = { nstreams, nchunks, o.bytes, pv_monotonic_ns() };
     pvomp_trace_put_header(end, PV_TRACE_EV_pvtrace_end, now, sizeof end, pid);
     memcpy(end + PVOMP_TRACE_EVENT_HDR, e4, 32);
     out_put(&o, end, sizeof end);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/clock.h"
 #include "base/linux.h"
 #include "base/message.h"
 #include "trace/trace.h"
@@ -428,15 +429,13 @@ void pv_trace_writer_quiesce(void)
         struct timespec t = { 0, 2000000 };
         nanosleep(&t, NULL);
     }
-    struct timespec start, now, nap = { 0, 20000 };
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    struct timespec nap = { 0, 20000 };
+    uint64_t start = pv_monotonic_ns();
     pthread_mutex_lock(&reg_lock);
     for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
         while (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE) !=
                atomic_load_explicit(&r->committed, memory_order_acquire)) {
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) >
-                200000000L) {
+            if (pv_monotonic_ns() - start > 200000000u) {
                 atomic_fetch_add_explicit(&pv_trace_lost, 1, memory_order_relaxed);
                 r->abandoned = 1; /* its remembered acquisition is not read either */
                 break;
@@ -469,7 +468,7 @@ void pv_trace_writer_stop(void)
     if (lost)
         pv_trace_buf_event(&tail, PVOMP_TRACE_DROPPED_ID, ts, 0, "u", lost);
     pv_trace_buf_event(&tail, PV_TRACE_EV_pvtrace_end, ts, pid, "uuuu", n_streams, n_chunks,
-                       pv_trace_log_size(), pv_trace_monotonic_ns());
+                       pv_trace_log_size(), pv_monotonic_ns());
     struct iovec iov = { tail.p, tail.len };
     pv_trace_log_put(&iov, 1);
     free(tail.p);
