@@ -52,8 +52,8 @@ static struct var *var_find_locked(const void *data)
     return v;
 }
 
-PV_KMPC_EXPORT void __kmpc_threadprivate_register(ident_t *loc, void *data, kmpc_ctor ctor,
-                                                  kmpc_cctor cctor, kmpc_dtor dtor)
+PV_EXPORT void __kmpc_threadprivate_register(ident_t *loc, void *data, kmpc_ctor ctor,
+                                             kmpc_cctor cctor, kmpc_dtor dtor)
 {
     (void)loc;
     pthread_mutex_lock(&vars_lock);
@@ -146,8 +146,8 @@ static bool initial_thread(void)
     return initial;
 }
 
-PV_KMPC_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data,
-                                                 size_t size, void ***cache)
+PV_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data,
+                                            size_t size, void ***cache)
 {
     (void)loc, (void)gtid, (void)cache;
     if (initial_thread()) {
@@ -187,7 +187,7 @@ PV_KMPC_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, v
 }
 
 /* The uncached form (libomp: the same copy, looked up each time). */
-PV_KMPC_EXPORT void *__kmpc_threadprivate(ident_t *loc, kmp_int32 gtid, void *data, size_t size)
+PV_EXPORT void *__kmpc_threadprivate(ident_t *loc, kmp_int32 gtid, void *data, size_t size)
 {
     return __kmpc_threadprivate_cached(loc, gtid, data, size, NULL);
 }

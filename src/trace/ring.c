@@ -17,7 +17,7 @@ __thread struct pv_trace_ring *pv_trace_tls __attribute__((tls_model("initial-ex
 
 /* Events that could not even get a ring (out of memory): the writer reports
  * them in a dropped-events record of their own at the end. */
-_Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
+_Atomic uint64_t pv_trace_lost PV_HIDDEN;
 
 static pthread_key_t ring_key;
 static pthread_once_t ring_key_once = PTHREAD_ONCE_INIT;
@@ -111,7 +111,7 @@ static struct pv_trace_ring *ring_create(void)
     uint64_t size = ring_size_take();
     struct pv_trace_ring *r = NULL;
     uint8_t *buf = pv_trace_map_twice(size, true);
-    if (buf && posix_memalign((void **)&r, PV_TRACE_CACHELINE, sizeof *r) != 0)
+    if (buf && posix_memalign((void **)&r, PV_CACHELINE, sizeof *r) != 0)
         r = NULL;
     if (!buf || !r) {
         int e = errno;
@@ -254,13 +254,12 @@ void pv_trace_ring_close_self(void)
 }
 
 /* Exported for programs' own events (generated code). */
-__attribute__((visibility("default"))) void *pvomp_trace_begin(uint64_t id, uint32_t size,
-                                                               uint32_t extra)
+PV_EXPORT void *pvomp_trace_begin(uint64_t id, uint32_t size, uint32_t extra)
 {
     return pv_trace_begin(id, size, extra);
 }
 
-__attribute__((visibility("default"))) void pvomp_trace_commit(void)
+PV_EXPORT void pvomp_trace_commit(void)
 {
     pv_trace_commit();
 }
