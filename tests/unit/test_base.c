@@ -14,14 +14,7 @@
 #include "base/clock.h"
 #include "base/linux.h"
 #include "base/message.h"
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
+#include "check.h"
 
 /* What the messages write on stderr, caught through a pipe. */
 static void messages(void)
