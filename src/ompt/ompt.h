@@ -197,6 +197,12 @@ void pv_ompt_exit_frame(void *frame);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
+/* An omp_* routine that reads or sets the calling thread's state (its team,
+ * its ICVs), inside the routine's `if (pv_ompt_tool())`: a native thread
+ * that was not yet an OpenMP thread begins here (thread_begin and its
+ * initial task), as libomp registers a thread at such a call
+ * (docs/ompt.md, "When a thread begins"). */
+void pv_ompt_api_entry(void);
 
 /* ------------------------------------------------- host teams (teams.c) */
 /* parallel_begin with ompt_parallel_league, each team's initial task, and

@@ -504,11 +504,16 @@ static void tt_finalize(ompt_data_t *tool_data)
     }
     const char *check = getenv("TT_CHECK");
     if (check && atoi(check) && finalized == 1) {
-        /* TT_CHECK_INJECT=1: a release of a mutex nobody holds, to see the
-         * checker fail (its own test). */
+        /* To see the checker fail (its own tests): TT_CHECK_INJECT=1, a
+         * release of a mutex nobody holds; 2, an event recorded as on a
+         * thread that never began. */
         const char *inject = getenv("TT_CHECK_INJECT");
-        if (inject && atoi(inject))
+        int injected = inject ? atoi(inject) : 0;
+        if (injected == 1)
             mutex_common(ompt_callback_mutex_released, ompt_mutex_lock, 0, 0, 0x5eed, NULL);
+        struct tt_event *orphan = injected == 2 ? record(ompt_callback_control_tool, 0) : NULL;
+        if (orphan)
+            orphan->thread = 0;
         if (atomic_load(&dropped)) {
             fprintf(stderr, "tt_check: %zu events did not fit in the log; cannot check it\n",
                     atomic_load(&dropped));
