@@ -4,7 +4,7 @@
  * pool workers at their first implicit task (ompt_thread_worker); any other
  * native thread -- the program's initial thread included -- at its first
  * event or its first omp_* routine that reads or sets its state
- * (pv_ompt_api_entry), as ompt_thread_initial: it is the initial thread of
+ * (pv_ompt_thread_ensure), as ompt_thread_initial: it is the initial thread of
  * its own contention group.  Not when the tool is initialized: libomp
  * registers a thread at that first call, and OpenMP 5.2 (12.8) only asks
  * for the initial-thread-begin event after the tool's initializer and
@@ -74,11 +74,6 @@ void pv_ompt_thread_begin(void)
     if (pv_ompt_on(implicit_task))
         pv_ompt_call(implicit_task, ompt_scope_begin, &t->initial_parallel.data, &initial->data, 1,
                      1, ompt_task_initial);
-}
-
-void pv_ompt_api_entry(void)
-{
-    pv_ompt_thread_ensure();
 }
 
 void pv_ompt_thread_end(void)

@@ -18,7 +18,7 @@ static inline struct pv_icv *icv_read(void)
 {
     pv_runtime_init();
     if (pv_ompt_tool())
-        pv_ompt_api_entry();
+        pv_ompt_thread_ensure();
     return pv_icv_get();
 }
 
@@ -26,7 +26,7 @@ static inline struct pv_icv *icv_write(void)
 {
     pv_runtime_init();
     if (pv_ompt_tool())
-        pv_ompt_api_entry();
+        pv_ompt_thread_ensure();
     return pv_icv_for_write();
 }
 

@@ -93,7 +93,7 @@ PV_EXPORT bool GOMP_cancel(int which, bool do_cancel)
 PV_EXPORT int omp_get_num_threads(void)
 {
     if (pv_ompt_tool())
-        pv_ompt_api_entry();
+        pv_ompt_thread_ensure();
     return (int)pv_team_size();
 }
 

@@ -417,7 +417,12 @@ static void on_error(ompt_severity_t severity, const char *message, size_t lengt
 /* Never expected on pvomp's host-only runtime; recorded if it happens. */
 static void on_device_event(void)
 {
-    record(-1, 0);
+    record(TT_TARGET_EVENT, 0);
+}
+
+static void on_device_end(void)
+{
+    record(TT_DEVICE_END, 0);
 }
 
 /* ------------------------------------------------------- start and stop */
@@ -476,9 +481,9 @@ static int tt_initialize(ompt_function_lookup_t lk, int initial_device_num, ompt
     REGISTER(ompt_callback_target_submit_emi, on_device_event);
     REGISTER(ompt_callback_target_map_emi, on_device_event);
     REGISTER(ompt_callback_device_initialize, on_device_event);
-    REGISTER(ompt_callback_device_finalize, on_device_event);
+    REGISTER(ompt_callback_device_finalize, on_device_end);
     REGISTER(ompt_callback_device_load, on_device_event);
-    REGISTER(ompt_callback_device_unload, on_device_event);
+    REGISTER(ompt_callback_device_unload, on_device_end);
     const char *r = getenv("TT_INIT_RESULT");
     int result = r ? atoi(r) : 1;
     initialized = result != 0;
@@ -634,7 +639,7 @@ const char *tt_name(int type)
     };
     if (type > 0 && type < (int)(sizeof names / sizeof names[0]) && names[type])
         return names[type];
-    return "device/target";
+    return type == TT_DEVICE_END ? "device end" : "device/target";
 }
 
 void tt_dump(FILE *f)
