@@ -25,13 +25,14 @@ static const char *const iv_color[IV__COUNT] = {
     [IV_CRIT] = "#8e44ad", [IV_LOCK_WAIT] = "#a0522d", [IV_LOCK] = "#d16fc4",
     [IV_TASK] = "#2aa198", [IV_TARGET] = "#777777", [IV_PHANTOM] = "#222222",
 };
-/* Lane of each kind in a 22-pixel row: y, height; drawn in this order. */
+/* Lane of each kind in a 22-pixel row: y, height; drawn in this order (a
+ * task a thread runs while it waits in a barrier over the barrier). */
 static const struct {
     enum tr_iv kind;
     int y, h;
 } lanes[] = {
-    { IV_PARALLEL, 3, 18 }, { IV_REGION, 0, 3 }, { IV_TASK, 3, 8 }, { IV_TARGET, 3, 8 },
-    { IV_BARRIER, 3, 8 }, { IV_CRIT, 3, 8 }, { IV_LOCK, 3, 8 }, { IV_CRIT_WAIT, 12, 9 },
+    { IV_PARALLEL, 3, 18 }, { IV_REGION, 0, 3 }, { IV_BARRIER, 3, 8 }, { IV_TASK, 3, 8 },
+    { IV_TARGET, 3, 8 }, { IV_CRIT, 3, 8 }, { IV_LOCK, 3, 8 }, { IV_CRIT_WAIT, 12, 9 },
     { IV_LOCK_WAIT, 12, 9 }, { IV_SPIN, 12, 9 }, { IV_BLOCK, 12, 9 }, { IV_PHANTOM, 3, 18 },
 };
 #define NLANES (sizeof lanes / sizeof lanes[0])
