@@ -242,8 +242,8 @@
   // Regions by function and tasks by site (D.regions, D.tasks: [name index,
   // start, duration]), then instances; an instance zooms and breaks down.
   const pick = {
-    region: { list: D.regions, table: "regions", head: "region" },
-    task: { list: D.tasks || [], table: "tasks", head: "task" },
+    region: { list: D.regions, table: "regions", head: "region", time: "wall ms" },
+    task: { list: D.tasks || [], table: "tasks", head: "task", time: "total ms" },
   };
   function pickTable(kind) {
     const P = pick[kind], byFn = new Map();
@@ -254,7 +254,7 @@
     P.byFn = byFn;
     const tbl = document.getElementById(P.table);
     if (!tbl) return;
-    let html = "<tr><th>" + P.head + "</th><th>instances</th><th>wall ms</th></tr>";
+    let html = "<tr><th>" + P.head + "</th><th>instances</th><th>" + P.time + "</th></tr>";
     byFn.forEach(function (list, fn) {
       const wall = list.reduce((s, i) => s + P.list[i][2], 0);
       html += "<tr class=\"pick\" data-fn=\"" + fn + "\"><td></td><td>" + list.length +
