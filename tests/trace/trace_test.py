@@ -1221,6 +1221,26 @@ def test_ring_exit():
     print("ring_exit: %d-byte snapshot of a 1M ring: %d kept, %d overwritten" % (size, delivered, dropped))
 
 
+def test_ring_window():
+    """PVOMP_TRACE_RING=1s,64M: of 5000 events, a 1.5 s pause, 5000 more,
+    the exit snapshot keeps the second 5000 (the first ended more than the
+    window before the newest) and counts the first as overwritten."""
+    log = os.path.join(TMP, "window.log")
+    n, m = 5000, 5000
+    gen, _ = emit(log, "pause", n, 1500, m, PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="1s,64M",
+                  PVOMP_TRACE_EVENTS="tp_*")
+    recs, _ = dump(log)  # exit 0: complete
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq",))
+    seqs = [r[3]["seq"] for r in recs if r[0] == "tp_seq"]
+    check(seqs == list(range(n, n + m)), "the 1 s window kept %d events (seq %s..%s), wanted "
+          "the last %d" % (len(seqs), seqs[:1], seqs[-1:], m))
+    check(dropped == n, "%d counted as dropped, wanted the first %d" % (dropped, n))
+    _, _, over = snapshot_info(log)
+    check(over == n, "pvtrace_snapshot says %d overwritten, wanted %d" % (over, n))
+    print("ring_window: 1 s window: the %d events before the pause overwritten, the %d after "
+          "kept" % (n, m))
+
+
 def busy_ring(log, **env):
     proc = subprocess.Popen([emitter(), "busy", "2"],
                             env=trace_env(log, PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="2M",
