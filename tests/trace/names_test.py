@@ -14,6 +14,8 @@ tasks:    tasks.c's tasks from two constructs (main, spawn_b): stats' task
           drill-down and table name each by its pragma's function:line
           with the number the program creates.
 nodebug:  without -g: the symbol (main._omp_fn.0); tasks by their bodies'.
+demo:     examples/demo.c as scripts/demo.sh builds it: every region of the
+          summary is main:LINE (demo.c) within its construct.
 stripped: strip --strip-all: object+offset [no symbols]; with --debuginfo DIR
           holding DIR/.build-id/xx/yyyy.debug: function:line again.
 rebuilt:  the program rebuilt after the run: object+offset [build-id
@@ -276,6 +278,30 @@ def test_nodebug():
           and re.fullmatch(r"main\._omp_fn\.\d+", bodies[1][1]),
           "without -g: task table %s, wanted spawn_b._omp_fn.N x%d and main._omp_fn.N x%d"
           % (got, per["SITE_B"], per["SITE_A"]))
+
+
+def test_demo():
+    """scripts/demo.sh's program, built as it builds it: the summary names
+    every parallel region main:LINE (demo.c), LINE in that region's
+    construct (from its pragma to the next region's)."""
+    demo = os.path.join(A.src, "examples", "demo.c")
+    prog = os.path.join(TMP, "demo")
+    run([A.cc, "-fopenmp", "-O2", "-g", demo, "-o", prog, "-ldl"])
+    log = run_prog(prog)
+    check("pvomp " in reader("stats", log).stdout, "the demo's log is not pvomp's")
+    lines = [n for n, l in enumerate(open(demo), 1) if re.match(r"\s*#pragma omp parallel\b", l)]
+    names = region_names(log)
+    check(len(names) == len(lines), "the demo's summary names %d regions %s; demo.c has %d"
+          % (len(names), names, len(lines)))
+    got = []
+    for n in names:
+        m = re.fullmatch(r"main:(\d+) \(demo\.c\)", n)
+        check(m is not None, "the demo's region %r is not named main:LINE (demo.c)" % n)
+        got.append(int(m.group(1)))
+    bounds = lines + [10 ** 9]
+    for i, start in enumerate(lines):
+        check(sum(start <= g < bounds[i + 1] for g in got) == 1,
+              "no region named inside the construct at demo.c:%d: %s" % (start, names))
 
 
 def test_stripped():
