@@ -127,8 +127,6 @@ def url(path, frag=""):
 # <pre id="probe"> as JSON.  Real DOM events on the real elements: the
 # report's own handlers run.
 PROBE = r"""
-<script>
-(function () {
   const out = {}, cv = document.getElementById("tl"), b = document.body;
   const box = () => cv.getBoundingClientRect();
   const at = (type, x, y, extra) => {
@@ -163,20 +161,12 @@ PROBE = r"""
   document.querySelectorAll("#instances tr.pick")[2].click();
   out.region = view();
   out.regionDetail = document.getElementById("detail").textContent;
-  const pre = document.createElement("pre");
-  pre.id = "probe";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-})();
-</script>
 """
 
 
 # The task probe: hover and click a task interval (at time P.t, y P.y of
 # the canvas), then the task table's row named P.name and its first instance.
 TASK_PROBE = r"""
-<script>
-(function () {
   const out = {}, cv = document.getElementById("tl"), P = __POINT__;
   const D = JSON.parse(document.getElementById("pvdata").textContent);
   const r = cv.getBoundingClientRect(), x = r.left + P.t * cv.width / D.t1, y = r.top + P.y;
@@ -195,20 +185,20 @@ TASK_PROBE = r"""
     document.querySelector("#instances tr.pick").click();
     out.instanceDetail = document.getElementById("detail").textContent;
   }
-  const pre = document.createElement("pre");
-  pre.id = "probe";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-})();
-</script>
 """
 
 
 def probe(chromium, html, point, script=PROBE):
+    """Run `script` (statements filling `out`, with __POINT__ for `point`)
+    in a copy of the page; what it put in `out`."""
     text = open(html, encoding="utf-8").read()
     page = os.path.join(TMP, "probe.html")
+    js = ("<script>\n(function () {" + script.replace("__POINT__", json.dumps(point)) +
+          "  const pre = document.createElement(\"pre\");\n  pre.id = \"probe\";\n"
+          "  pre.textContent = JSON.stringify(out);\n  document.body.appendChild(pre);\n"
+          "})();\n</script>\n")
     with open(page, "w", encoding="utf-8") as f:
-        f.write(text.replace("</body>", script.replace("__POINT__", json.dumps(point)) + "</body>"))
+        f.write(text.replace("</body>", js + "</body>"))
     dom, _ = browser.dom(chromium, TMP, url(page))
     m = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
     check(m is not None, "the probe script did not finish: " + dom[-3000:])
@@ -216,18 +206,24 @@ def probe(chromium, html, point, script=PROBE):
                       .replace("&lt;", "<").replace("&gt;", ">"))
 
 
-def test_report():
-    chromium = browser.chromium_or_skip("report")
-    prog = build("regions")
-    log = os.path.join(TMP, "run.pvtrace")
-    rounds = 12
-    traced(log, prog, rounds)
-    html = os.path.join(TMP, "report.html")
+def traced_report(prog, name, *args):
+    """Run prog traced, make its report NAME.html: (path, text, data, rows);
+    the page is self-contained."""
+    log = os.path.join(TMP, name + ".pvtrace")
+    traced(log, prog, *args)
+    html = os.path.join(TMP, name + ".html")
     reader("timeline", "--html", html, log)
     text = open(html, encoding="utf-8").read()
     check("://" not in text and "<link" not in text and " src=" not in text,
           "the report must be self-contained (no external resources)")
     d, rows = page_data(text)
+    return html, text, d, rows
+
+
+def test_report():
+    chromium = browser.chromium_or_skip("report")
+    rounds = 12
+    html, text, d, rows = traced_report(build("regions"), "report", rounds)
     src = os.path.join(A.src, "tests", "trace", "html", "regions.c")
     line = marker_line(src, "region")
     name = "main:%d (regions.c)" % line
@@ -323,15 +319,7 @@ def test_report():
 
 def test_tasks():
     chromium = browser.chromium_or_skip("tasks")
-    prog = build("tasks", src=("names", "tasks.c"))
-    log = os.path.join(TMP, "tasks.pvtrace")
-    traced(log, prog)
-    html = os.path.join(TMP, "tasks.html")
-    reader("timeline", "--html", html, log)
-    text = open(html, encoding="utf-8").read()
-    check("://" not in text and "<link" not in text and " src=" not in text,
-          "the report must be self-contained (no external resources)")
-    d, rows = page_data(text)
+    html, text, d, rows = traced_report(build("tasks", src=("names", "tasks.c")), "tasks")
     src = os.path.join(A.src, "tests", "trace", "names", "tasks.c")
     counts = {s: int(re.search(r"#define %s_TASKS (\d+)" % s[-1], open(src).read()).group(1))
               for s in ("SITE_A", "SITE_B")}
