@@ -321,9 +321,9 @@ void tr_stats_html(struct tr_analysis *a, struct tr_out *o)
     task_rows_add(&tasks, a);
     if (tasks.n) {
         qsort(tasks.v, tasks.n, sizeof *tasks.v, task_by_total);
-        tr_out_str(o, "<h2>Tasks</h2>\n<p>By the construct that created them, else their body; "
-                      "time from task_begin to task_end.</p>\n<table class=\"num\" "
-                      "id=\"tasktable\"><tr><th>task</th><th>instances</th><th>threads</th>"
+        tr_out_str(o, "<h2>Explicit tasks</h2>\n<p>By the construct that created them, else their body; "
+                      "time from task_begin to task_end.</p>\n<table class=\"num\">"
+                      "<tr><th>task</th><th>instances</th><th>threads</th>"
                       "<th>total ms</th><th>mean us</th><th>max us</th></tr>\n");
         for (size_t i = 0; i < tasks.n; i++) {
             struct task_row *r = &tasks.v[i];
