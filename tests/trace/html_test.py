@@ -165,11 +165,13 @@ PROBE = r"""
 
 
 # The task probe: hover and click a task interval (at time P.t, y P.y of
-# the canvas), then the task table's row named P.name and its first instance.
+# the canvas, in the view the page opened with), then the task table's row
+# named P.name and its first instance.
 TASK_PROBE = r"""
   const out = {}, cv = document.getElementById("tl"), P = __POINT__;
-  const D = JSON.parse(document.getElementById("pvdata").textContent);
-  const r = cv.getBoundingClientRect(), x = r.left + P.t * cv.width / D.t1, y = r.top + P.y;
+  const v = document.body.dataset.view.split(",").map(Number);
+  const r = cv.getBoundingClientRect(), y = r.top + P.y;
+  const x = r.left + (P.t - v[0]) * cv.width / (v[1] - v[0]);
   const ev = (type) => new MouseEvent(type, { bubbles: true, clientX: x, clientY: y });
   cv.dispatchEvent(ev("mousemove"));
   out.tip = document.getElementById("tip").textContent;
@@ -188,7 +190,7 @@ TASK_PROBE = r"""
 """
 
 
-def probe(chromium, html, point, script=PROBE):
+def probe(chromium, html, point, script=PROBE, frag=""):
     """Run `script` (statements filling `out`, with __POINT__ for `point`)
     in a copy of the page; what it put in `out`."""
     text = open(html, encoding="utf-8").read()
@@ -199,7 +201,7 @@ def probe(chromium, html, point, script=PROBE):
           "})();\n</script>\n")
     with open(page, "w", encoding="utf-8") as f:
         f.write(text.replace("</body>", js + "</body>"))
-    dom, _ = browser.dom(chromium, TMP, url(page))
+    dom, _ = browser.dom(chromium, TMP, url(page, frag))
     m = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
     check(m is not None, "the probe script did not finish: " + dom[-3000:])
     return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")
@@ -327,14 +329,17 @@ def test_tasks():
             "spawn_b:%d (tasks.c)" % marker_line(src, "SITE_B"): counts["SITE_B"]}
     for n in want:
         check(n in d["fns"], "the page's names %r lack the task %r" % (d["fns"], n))
-    # The longest task run: hover it (its lane: y 3..11 of the row), click it,
+    # The longest task run, zoomed to (its neighbours are a pixel away in
+    # the whole log): hover it (its lane: y 3..11 of the row), click it,
     # then open its site in the task table.
     ri, iv = max(((i, v) for i, r in enumerate(rows) for v in r["lanes"].get("task", [])),
                  key=lambda p: p[1]["e"] - p[1]["s"])
     name = d["fns"][iv["fn"]]
     check(name in want, "the longest task is named %r, not one of %r" % (name, sorted(want)))
+    pad = (iv["e"] - iv["s"]) // 4 + 1
     p = probe(chromium, html, {"t": (iv["s"] + iv["e"]) / 2, "y": ri * (ROW_H + GAP) + 7,
-                               "name": name}, TASK_PROBE)
+                               "name": name}, TASK_PROBE,
+              frag="view=%d,%d" % (iv["s"] - pad, iv["e"] + pad))
     tip = "%s: task · %s · " % (rows[ri]["label"], name)
     check(tip in p["tip"], "hover on a task: tooltip %r, wanted %r..." % (p["tip"], tip))
     check(tip in p["detail"], "click on a task: breakdown %r, wanted %r..." % (p["detail"], tip))
