@@ -17,7 +17,8 @@ report: tests/trace/html/regions.c on pvomp, traced; its report is one
 tasks:  tests/trace/names/tasks.c (tasks from two constructs): the page names
         both by their pragma's function:line; hovering and clicking a task
         interval show its name, and the Tasks table lists each site's
-        instances, one of which opens its breakdown.
+        instances, one of which opens its breakdown; so does the hash
+        link task=FN,INSTANCE.
 merged: two runs as ranks 0 and 1 (PVOMP_TRACE=run.%r.pvtrace): one page
         with a row per log's thread, labelled by log, on one time base (the
         second run's regions after the first's), both runs' regions under the
@@ -349,6 +350,13 @@ def test_tasks():
           % (p["instances"], p["heading"], want[name]))
     check(("task %s at " % name) in p["instanceDetail"],
           "task instance click: breakdown %r" % p["instanceDetail"])
+    # The hash link to a task's run opens the same list and breakdown.
+    dom, _ = browser.dom(chromium, TMP, url(html, "task=%d,1" % iv["fn"]))
+    inst = re.findall(r'<tr class="pick" data-r="\d+">', dom[dom.index('id="instances"'):])
+    check(len(inst) == want[name], "task=%d,1: %d runs listed, wanted %d"
+          % (iv["fn"], len(inst), want[name]))
+    detail = text_of(dom[dom.index('id="detail"'):dom.index("<h2>Regions")])
+    check(("task %s at " % name) in detail, "task=%d,1: the breakdown %r" % (iv["fn"], detail))
     print("tasks: tooltip %r; %s: %d instances" % (p["tip"], name, p["instances"]))
 
 
