@@ -20,6 +20,14 @@ void *pv_calloc(size_t n, size_t size)
     return p;
 }
 
+void *pv_realloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q)
+        pv_fatal("out of memory allocating %zu bytes", size);
+    return q;
+}
+
 void *pv_aligned_alloc(size_t align, size_t size)
 {
     void *p = NULL;

@@ -7,6 +7,7 @@
 
 void *pv_malloc(size_t size);
 void *pv_calloc(size_t n, size_t size);
+void *pv_realloc(void *p, size_t size);
 void *pv_aligned_alloc(size_t align, size_t size);
 
 #endif

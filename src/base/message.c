@@ -29,3 +29,11 @@ void pv_warn(const char *fmt, ...)
     say("pvomp: warning: ", fmt, ap);
     va_end(ap);
 }
+
+void pv_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say("pvomp: ", fmt, ap);
+    va_end(ap);
+}

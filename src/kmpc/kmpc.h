@@ -11,8 +11,6 @@
 
 #include "base/compiler.h"
 
-#define PV_KMPC_EXPORT PV_EXPORT
-
 typedef int32_t kmp_int32;
 typedef uint32_t kmp_uint32;
 typedef int64_t kmp_int64;

@@ -13,33 +13,33 @@ void *omp_calloc(size_t nmemb, size_t size, uintptr_t allocator);
 void *omp_realloc(void *ptr, size_t size, uintptr_t allocator, uintptr_t free_allocator);
 void omp_free(void *ptr, uintptr_t allocator);
 
-PV_KMPC_EXPORT void *__kmpc_alloc(kmp_int32 gtid, size_t size, uintptr_t allocator)
+PV_EXPORT void *__kmpc_alloc(kmp_int32 gtid, size_t size, uintptr_t allocator)
 {
     (void)gtid;
     return omp_alloc(size, allocator);
 }
 
-PV_KMPC_EXPORT void *__kmpc_aligned_alloc(kmp_int32 gtid, size_t align, size_t size,
-                                          uintptr_t allocator)
+PV_EXPORT void *__kmpc_aligned_alloc(kmp_int32 gtid, size_t align, size_t size,
+                                     uintptr_t allocator)
 {
     (void)gtid;
     return omp_aligned_alloc(align, size, allocator);
 }
 
-PV_KMPC_EXPORT void *__kmpc_calloc(kmp_int32 gtid, size_t nmemb, size_t size, uintptr_t allocator)
+PV_EXPORT void *__kmpc_calloc(kmp_int32 gtid, size_t nmemb, size_t size, uintptr_t allocator)
 {
     (void)gtid;
     return omp_calloc(nmemb, size, allocator);
 }
 
-PV_KMPC_EXPORT void *__kmpc_realloc(kmp_int32 gtid, void *ptr, size_t size, uintptr_t allocator,
-                                    uintptr_t free_allocator)
+PV_EXPORT void *__kmpc_realloc(kmp_int32 gtid, void *ptr, size_t size, uintptr_t allocator,
+                               uintptr_t free_allocator)
 {
     (void)gtid;
     return omp_realloc(ptr, size, allocator, free_allocator);
 }
 
-PV_KMPC_EXPORT void __kmpc_free(kmp_int32 gtid, void *ptr, uintptr_t allocator)
+PV_EXPORT void __kmpc_free(kmp_int32 gtid, void *ptr, uintptr_t allocator)
 {
     (void)gtid;
     omp_free(ptr, allocator);

@@ -48,7 +48,7 @@ void GOMP_atomic_end(void);
 
 /* The plain update of an operation (no capture), shared by OP2 and OP_OUT2. */
 #define OP_PLAIN(M, tn, T, W, op, R, expr)                                                 \
-    PV_KMPC_EXPORT void __kmpc_atomic_##tn##_##op(ident_t *loc, int gtid, T *lhs, R r)     \
+    PV_EXPORT void __kmpc_atomic_##tn##_##op(ident_t *loc, int gtid, T *lhs, R r)     \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
@@ -61,8 +61,8 @@ void GOMP_atomic_end(void);
 #define OPR(M, tn, T, W, op, R, expr) OP2(M, tn, T, W, op##_rev, op##_cpt_rev, R, expr)
 #define OP2(M, tn, T, W, op, cname, R, expr)                                               \
     OP_PLAIN(M, tn, T, W, op, R, expr)                                                     \
-    PV_KMPC_EXPORT T __kmpc_atomic_##tn##_##cname(ident_t *loc, int gtid, T *lhs, R r,     \
-                                                  int flag)                                \
+    PV_EXPORT T __kmpc_atomic_##tn##_##cname(ident_t *loc, int gtid, T *lhs, R r,     \
+                                             int flag)                                     \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
@@ -75,8 +75,8 @@ void GOMP_atomic_end(void);
 #define OP_OUTR(M, tn, T, W, op, R, expr) OP_OUT2(M, tn, T, W, op##_rev, op##_cpt_rev, R, expr)
 #define OP_OUT2(M, tn, T, W, op, cname, R, expr)                                           \
     OP_PLAIN(M, tn, T, W, op, R, expr)                                                     \
-    PV_KMPC_EXPORT void __kmpc_atomic_##tn##_##cname(ident_t *loc, int gtid, T *lhs, R r,  \
-                                                     T *out, int flag)                     \
+    PV_EXPORT void __kmpc_atomic_##tn##_##cname(ident_t *loc, int gtid, T *lhs, R r,  \
+                                                T *out, int flag)                          \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
@@ -86,14 +86,14 @@ void GOMP_atomic_end(void);
 
 /* rd, wr, swp. */
 #define RWS(M, tn, T, W)                                                                   \
-    PV_KMPC_EXPORT T __kmpc_atomic_##tn##_rd(ident_t *loc, int gtid, T *p)                 \
+    PV_EXPORT T __kmpc_atomic_##tn##_rd(ident_t *loc, int gtid, T *p)                 \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
         UPDATE_##M(T, W, p, x, n_, x);                                                     \
         return n_;                                                                         \
     }                                                                                      \
-    PV_KMPC_EXPORT void __kmpc_atomic_##tn##_wr(ident_t *loc, int gtid, T *lhs, T r)       \
+    PV_EXPORT void __kmpc_atomic_##tn##_wr(ident_t *loc, int gtid, T *lhs, T r)       \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
@@ -101,7 +101,7 @@ void GOMP_atomic_end(void);
         (void)x;                                                                           \
     }
 #define SWP(M, tn, T, W)                                                                   \
-    PV_KMPC_EXPORT T __kmpc_atomic_##tn##_swp(ident_t *loc, int gtid, T *lhs, T r)         \
+    PV_EXPORT T __kmpc_atomic_##tn##_swp(ident_t *loc, int gtid, T *lhs, T r)         \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
@@ -109,8 +109,8 @@ void GOMP_atomic_end(void);
         return x;                                                                          \
     }
 #define SWP_OUT(M, tn, T, W)                                                               \
-    PV_KMPC_EXPORT void __kmpc_atomic_##tn##_swp(ident_t *loc, int gtid, T *lhs, T r,      \
-                                                 T *out)                                   \
+    PV_EXPORT void __kmpc_atomic_##tn##_swp(ident_t *loc, int gtid, T *lhs, T r,      \
+                                            T *out)                                        \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         T x, n_;                                                                           \
@@ -205,14 +205,14 @@ SWP(LOCK, cmplx10, kmp_cmplx80, locked_word)
  * val_N_cas returns the old value; val_N_cas_cpt stores to *pv the value x
  * has afterwards. */
 #define CAS_FAMILY(n, T)                                                                   \
-    PV_KMPC_EXPORT bool __kmpc_atomic_bool_##n##_cas(ident_t *loc, int gtid, T *x, T e, T d) \
+    PV_EXPORT bool __kmpc_atomic_bool_##n##_cas(ident_t *loc, int gtid, T *x, T e, T d) \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         return __atomic_compare_exchange_n(x, &e, d, false, __ATOMIC_ACQ_REL,              \
                                            __ATOMIC_ACQUIRE);                              \
     }                                                                                      \
-    PV_KMPC_EXPORT bool __kmpc_atomic_bool_##n##_cas_cpt(ident_t *loc, int gtid, T *x, T e, \
-                                                         T d, T *pv)                       \
+    PV_EXPORT bool __kmpc_atomic_bool_##n##_cas_cpt(ident_t *loc, int gtid, T *x, T e, \
+                                                    T d, T *pv)                            \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         bool ok = __atomic_compare_exchange_n(x, &e, d, false, __ATOMIC_ACQ_REL,           \
@@ -221,14 +221,14 @@ SWP(LOCK, cmplx10, kmp_cmplx80, locked_word)
             *pv = e;                                                                       \
         return ok;                                                                         \
     }                                                                                      \
-    PV_KMPC_EXPORT T __kmpc_atomic_val_##n##_cas(ident_t *loc, int gtid, T *x, T e, T d)   \
+    PV_EXPORT T __kmpc_atomic_val_##n##_cas(ident_t *loc, int gtid, T *x, T e, T d)   \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         __atomic_compare_exchange_n(x, &e, d, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);  \
         return e; /* the old value either way */                                           \
     }                                                                                      \
-    PV_KMPC_EXPORT T __kmpc_atomic_val_##n##_cas_cpt(ident_t *loc, int gtid, T *x, T e,    \
-                                                     T d, T *pv)                           \
+    PV_EXPORT T __kmpc_atomic_val_##n##_cas_cpt(ident_t *loc, int gtid, T *x, T e,    \
+                                                T d, T *pv)                                \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         bool ok = __atomic_compare_exchange_n(x, &e, d, false, __ATOMIC_ACQ_REL,           \
@@ -246,8 +246,8 @@ CAS_FAMILY(8, kmp_int64)
 typedef void (*kmpc_update_fn)(void *out, void *lhs, void *rhs);
 
 #define GENERIC_CAS(n, W)                                                                  \
-    PV_KMPC_EXPORT void __kmpc_atomic_##n(ident_t *loc, int gtid, void *lhs, void *rhs,    \
-                                          kmpc_update_fn f)                                \
+    PV_EXPORT void __kmpc_atomic_##n(ident_t *loc, int gtid, void *lhs, void *rhs,    \
+                                     kmpc_update_fn f)                                     \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         W old = __atomic_load_n((W *)lhs, __ATOMIC_RELAXED), new;                          \
@@ -257,8 +257,8 @@ typedef void (*kmpc_update_fn)(void *out, void *lhs, void *rhs);
                                             __ATOMIC_RELAXED));                            \
     }
 #define GENERIC_LOCK(n)                                                                    \
-    PV_KMPC_EXPORT void __kmpc_atomic_##n(ident_t *loc, int gtid, void *lhs, void *rhs,    \
-                                          kmpc_update_fn f)                                \
+    PV_EXPORT void __kmpc_atomic_##n(ident_t *loc, int gtid, void *lhs, void *rhs,    \
+                                     kmpc_update_fn f)                                     \
     {                                                                                      \
         (void)loc, (void)gtid;                                                             \
         GOMP_atomic_start();                                                               \
@@ -275,12 +275,12 @@ GENERIC_LOCK(16)
 GENERIC_LOCK(20)
 GENERIC_LOCK(32)
 
-PV_KMPC_EXPORT void __kmpc_atomic_start(void)
+PV_EXPORT void __kmpc_atomic_start(void)
 {
     GOMP_atomic_start();
 }
 
-PV_KMPC_EXPORT void __kmpc_atomic_end(void)
+PV_EXPORT void __kmpc_atomic_end(void)
 {
     GOMP_atomic_end();
 }

@@ -203,17 +203,17 @@ static bool next_unsigned(ull *s, ull *e)
 
 /* W the GOMP loop's type, END where its end is kept. */
 #define PV_DISPATCH(suffix, T, S, init, next, W, END)                                        \
-    PV_KMPC_EXPORT void __kmpc_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid,          \
-                                                      kmp_int32 schedule, T lb, T ub, S st,  \
-                                                      S chunk)                               \
+    PV_EXPORT void __kmpc_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid,          \
+                                                 kmp_int32 schedule, T lb, T ub, S st,       \
+                                                 S chunk)                                    \
     {                                                                                        \
         (void)loc, (void)gtid;                                                               \
         disp.incr = st;                                                                      \
         init(schedule, lb, ub, st, chunk);                                                   \
     }                                                                                        \
-    PV_KMPC_EXPORT int __kmpc_dispatch_next_##suffix(ident_t *loc, kmp_int32 gtid,           \
-                                                     kmp_int32 *p_last, T *p_lb, T *p_ub,    \
-                                                     S *p_st)                                \
+    PV_EXPORT int __kmpc_dispatch_next_##suffix(ident_t *loc, kmp_int32 gtid,           \
+                                                kmp_int32 *p_last, T *p_lb, T *p_ub,         \
+                                                S *p_st)                                     \
     {                                                                                        \
         (void)loc, (void)gtid;                                                               \
         W s, e;                                                                              \
@@ -227,7 +227,7 @@ static bool next_unsigned(ull *s, ull *e)
             *p_last = e == disp.END;                                                         \
         return 1;                                                                            \
     }                                                                                        \
-    PV_KMPC_EXPORT void __kmpc_dispatch_fini_##suffix(ident_t *loc, kmp_int32 gtid)          \
+    PV_EXPORT void __kmpc_dispatch_fini_##suffix(ident_t *loc, kmp_int32 gtid)          \
     {                                                                                        \
         (void)loc, (void)gtid;                                                               \
     }

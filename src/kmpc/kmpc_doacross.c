@@ -86,8 +86,8 @@ static void *table_new(void *ctx)
     return t;
 }
 
-PV_KMPC_EXPORT void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 num_dims,
-                                         const struct kmp_dim *dims)
+PV_EXPORT void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 num_dims,
+                                    const struct kmp_dim *dims)
 {
     (void)loc, (void)gtid;
     int nth = omp_get_num_threads();
@@ -137,7 +137,7 @@ static struct doacross *table_for(const kmp_int64 *vec, kmp_uint64 *k)
     return NULL;
 }
 
-PV_KMPC_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
+PV_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
 {
     (void)loc, (void)gtid;
     kmp_uint64 k;
@@ -155,7 +155,7 @@ PV_KMPC_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp
     }
 }
 
-PV_KMPC_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
+PV_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
 {
     (void)loc, (void)gtid;
     kmp_uint64 k;
@@ -170,7 +170,7 @@ PV_KMPC_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp
     pv_wake(&t->posted);
 }
 
-PV_KMPC_EXPORT void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     struct doacross *t = cur;

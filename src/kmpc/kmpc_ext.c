@@ -29,7 +29,7 @@ size_t omp_capture_affinity(char *, size_t, const char *);
 /* ---------------------------------------------------------- stack size */
 /* The stack size of threads created from now on (libomp: before the first
  * region only; pvomp's pool takes it for every thread it starts later). */
-PV_KMPC_EXPORT void kmp_set_stacksize_s(size_t size)
+PV_EXPORT void kmp_set_stacksize_s(size_t size)
 {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -42,7 +42,7 @@ PV_KMPC_EXPORT void kmp_set_stacksize_s(size_t size)
     pv_gicv.stacksize = size;
 }
 
-PV_KMPC_EXPORT void kmp_set_stacksize(int size)
+PV_EXPORT void kmp_set_stacksize(int size)
 {
     if (size < 0) {
         pv_warn("kmp_set_stacksize: negative size %d ignored", size);
@@ -51,7 +51,7 @@ PV_KMPC_EXPORT void kmp_set_stacksize(int size)
     kmp_set_stacksize_s((size_t)size);
 }
 
-PV_KMPC_EXPORT size_t kmp_get_stacksize_s(void)
+PV_EXPORT size_t kmp_get_stacksize_s(void)
 {
     if (pv_gicv.stacksize)
         return pv_gicv.stacksize;
@@ -63,7 +63,7 @@ PV_KMPC_EXPORT size_t kmp_get_stacksize_s(void)
     return size;
 }
 
-PV_KMPC_EXPORT int kmp_get_stacksize(void)
+PV_EXPORT int kmp_get_stacksize(void)
 {
     size_t s = kmp_get_stacksize_s();
     return s > (size_t)0x7fffffff ? 0x7fffffff : (int)s;
@@ -76,19 +76,19 @@ static int blocktime = 200;
 enum { LIBRARY_SERIAL = 1, LIBRARY_TURNAROUND = 2, LIBRARY_THROUGHPUT = 3 };
 static int library = LIBRARY_THROUGHPUT;
 
-PV_KMPC_EXPORT void kmp_set_blocktime(int ms)
+PV_EXPORT void kmp_set_blocktime(int ms)
 {
     blocktime = ms < 0 ? 0 : ms;
 }
 
-PV_KMPC_EXPORT int kmp_get_blocktime(void)
+PV_EXPORT int kmp_get_blocktime(void)
 {
     return blocktime;
 }
 
 /* serial runs later regions with one thread, as libomp does; turnaround
  * and throughput only name a waiting style. */
-PV_KMPC_EXPORT void kmp_set_library(int mode)
+PV_EXPORT void kmp_set_library(int mode)
 {
     if (mode < LIBRARY_SERIAL || mode > LIBRARY_THROUGHPUT) {
         pv_warn("kmp_set_library: unknown mode %d ignored", mode);
@@ -99,40 +99,40 @@ PV_KMPC_EXPORT void kmp_set_library(int mode)
         omp_set_num_threads(1);
 }
 
-PV_KMPC_EXPORT void kmp_set_library_serial(void)
+PV_EXPORT void kmp_set_library_serial(void)
 {
     kmp_set_library(LIBRARY_SERIAL);
 }
 
-PV_KMPC_EXPORT void kmp_set_library_turnaround(void)
+PV_EXPORT void kmp_set_library_turnaround(void)
 {
     kmp_set_library(LIBRARY_TURNAROUND);
 }
 
-PV_KMPC_EXPORT void kmp_set_library_throughput(void)
+PV_EXPORT void kmp_set_library_throughput(void)
 {
     kmp_set_library(LIBRARY_THROUGHPUT);
 }
 
-PV_KMPC_EXPORT int kmp_get_library(void)
+PV_EXPORT int kmp_get_library(void)
 {
     return library;
 }
 
 static int warnings = 1;
 
-PV_KMPC_EXPORT void kmp_set_warnings_on(void)
+PV_EXPORT void kmp_set_warnings_on(void)
 {
     warnings = 1;
 }
 
-PV_KMPC_EXPORT void kmp_set_warnings_off(void)
+PV_EXPORT void kmp_set_warnings_off(void)
 {
     warnings = 0; /* kept: pvomp's own messages are not silenced */
 }
 
 /* pvomp's dispatch loops use its worksharing slots, not libomp's buffers. */
-PV_KMPC_EXPORT void kmp_set_disp_num_buffers(int n)
+PV_EXPORT void kmp_set_disp_num_buffers(int n)
 {
     (void)n;
 }
@@ -156,7 +156,7 @@ static void set_target_offload(const char *v)
 /* kmp_set_defaults("NAME=value ..."): the settings libomp reads from the
  * environment.  pvomp applies those that have a routine (the ICVs it read
  * at start-up are not read again); others get one message. */
-PV_KMPC_EXPORT void kmp_set_defaults(const char *str)
+PV_EXPORT void kmp_set_defaults(const char *str)
 {
     if (!str)
         return;
@@ -193,12 +193,12 @@ PV_KMPC_EXPORT void kmp_set_defaults(const char *str)
 }
 
 /* ------------------------------------------------------------- memory */
-PV_KMPC_EXPORT void *kmp_malloc(size_t size)
+PV_EXPORT void *kmp_malloc(size_t size)
 {
     return malloc(size);
 }
 
-PV_KMPC_EXPORT void *kmp_aligned_malloc(size_t size, size_t alignment)
+PV_EXPORT void *kmp_aligned_malloc(size_t size, size_t alignment)
 {
     void *p = NULL;
     if (alignment < sizeof(void *))
@@ -208,17 +208,17 @@ PV_KMPC_EXPORT void *kmp_aligned_malloc(size_t size, size_t alignment)
     return p;
 }
 
-PV_KMPC_EXPORT void *kmp_calloc(size_t nelem, size_t elsize)
+PV_EXPORT void *kmp_calloc(size_t nelem, size_t elsize)
 {
     return calloc(nelem, elsize);
 }
 
-PV_KMPC_EXPORT void *kmp_realloc(void *ptr, size_t size)
+PV_EXPORT void *kmp_realloc(void *ptr, size_t size)
 {
     return realloc(ptr, size);
 }
 
-PV_KMPC_EXPORT void kmp_free(void *ptr)
+PV_EXPORT void kmp_free(void *ptr)
 {
     free(ptr);
 }
@@ -227,26 +227,26 @@ PV_KMPC_EXPORT void kmp_free(void *ptr)
 /* libomp's kmp_affinity_mask_t is one pointer: here to a cpu_set_t. */
 typedef void *kmp_affinity_mask_t;
 
-PV_KMPC_EXPORT int kmp_get_affinity_max_proc(void)
+PV_EXPORT int kmp_get_affinity_max_proc(void)
 {
     long n = sysconf(_SC_NPROCESSORS_CONF);
     return n > 0 && n < CPU_SETSIZE ? (int)n : CPU_SETSIZE;
 }
 
-PV_KMPC_EXPORT void kmp_create_affinity_mask(kmp_affinity_mask_t *mask)
+PV_EXPORT void kmp_create_affinity_mask(kmp_affinity_mask_t *mask)
 {
     cpu_set_t *s = pv_malloc(sizeof *s);
     CPU_ZERO(s);
     *mask = s;
 }
 
-PV_KMPC_EXPORT void kmp_destroy_affinity_mask(kmp_affinity_mask_t *mask)
+PV_EXPORT void kmp_destroy_affinity_mask(kmp_affinity_mask_t *mask)
 {
     free(*mask);
     *mask = NULL;
 }
 
-PV_KMPC_EXPORT int kmp_set_affinity_mask_proc(int proc, kmp_affinity_mask_t *mask)
+PV_EXPORT int kmp_set_affinity_mask_proc(int proc, kmp_affinity_mask_t *mask)
 {
     if (!mask || !*mask || proc < 0 || proc >= kmp_get_affinity_max_proc())
         return -1;
@@ -254,7 +254,7 @@ PV_KMPC_EXPORT int kmp_set_affinity_mask_proc(int proc, kmp_affinity_mask_t *mas
     return 0;
 }
 
-PV_KMPC_EXPORT int kmp_unset_affinity_mask_proc(int proc, kmp_affinity_mask_t *mask)
+PV_EXPORT int kmp_unset_affinity_mask_proc(int proc, kmp_affinity_mask_t *mask)
 {
     if (!mask || !*mask || proc < 0 || proc >= kmp_get_affinity_max_proc())
         return -1;
@@ -262,7 +262,7 @@ PV_KMPC_EXPORT int kmp_unset_affinity_mask_proc(int proc, kmp_affinity_mask_t *m
     return 0;
 }
 
-PV_KMPC_EXPORT int kmp_get_affinity_mask_proc(int proc, kmp_affinity_mask_t *mask)
+PV_EXPORT int kmp_get_affinity_mask_proc(int proc, kmp_affinity_mask_t *mask)
 {
     if (!mask || !*mask || proc < 0 || proc >= kmp_get_affinity_max_proc())
         return -1;
@@ -270,14 +270,14 @@ PV_KMPC_EXPORT int kmp_get_affinity_mask_proc(int proc, kmp_affinity_mask_t *mas
 }
 
 /* The calling thread's binding (0, or an errno value as libomp returns). */
-PV_KMPC_EXPORT int kmp_set_affinity(kmp_affinity_mask_t *mask)
+PV_EXPORT int kmp_set_affinity(kmp_affinity_mask_t *mask)
 {
     if (!mask || !*mask)
         return EINVAL;
     return sched_setaffinity(0, sizeof(cpu_set_t), *mask) ? errno : 0;
 }
 
-PV_KMPC_EXPORT int kmp_get_affinity(kmp_affinity_mask_t *mask)
+PV_EXPORT int kmp_get_affinity(kmp_affinity_mask_t *mask)
 {
     if (!mask || !*mask)
         return EINVAL;
@@ -285,58 +285,58 @@ PV_KMPC_EXPORT int kmp_get_affinity(kmp_affinity_mask_t *mask)
 }
 
 /* -------------------------------------------------------------- ompc_* */
-PV_KMPC_EXPORT void ompc_set_num_threads(int n)
+PV_EXPORT void ompc_set_num_threads(int n)
 {
     omp_set_num_threads(n);
 }
 
-PV_KMPC_EXPORT void ompc_set_dynamic(int flag)
+PV_EXPORT void ompc_set_dynamic(int flag)
 {
     omp_set_dynamic(flag);
 }
 
-PV_KMPC_EXPORT void ompc_set_nested(int flag)
+PV_EXPORT void ompc_set_nested(int flag)
 {
     omp_set_nested(flag);
 }
 
-PV_KMPC_EXPORT void ompc_set_max_active_levels(int levels)
+PV_EXPORT void ompc_set_max_active_levels(int levels)
 {
     omp_set_max_active_levels(levels);
 }
 
-PV_KMPC_EXPORT void ompc_set_schedule(int kind, int chunk)
+PV_EXPORT void ompc_set_schedule(int kind, int chunk)
 {
     omp_set_schedule(kind, chunk);
 }
 
-PV_KMPC_EXPORT int ompc_get_ancestor_thread_num(int level)
+PV_EXPORT int ompc_get_ancestor_thread_num(int level)
 {
     return omp_get_ancestor_thread_num(level);
 }
 
-PV_KMPC_EXPORT int ompc_get_team_size(int level)
+PV_EXPORT int ompc_get_team_size(int level)
 {
     return omp_get_team_size(level);
 }
 
-PV_KMPC_EXPORT void ompc_set_affinity_format(const char *format)
+PV_EXPORT void ompc_set_affinity_format(const char *format)
 {
     omp_set_affinity_format(format);
 }
 
-PV_KMPC_EXPORT size_t ompc_get_affinity_format(char *buffer, size_t size)
+PV_EXPORT size_t ompc_get_affinity_format(char *buffer, size_t size)
 {
     return omp_get_affinity_format(buffer, size);
 }
 
-PV_KMPC_EXPORT void ompc_display_affinity(const char *format)
+PV_EXPORT void ompc_display_affinity(const char *format)
 {
     pv_affinity_display_kmp();
     omp_display_affinity(format);
 }
 
-PV_KMPC_EXPORT size_t ompc_capture_affinity(char *buffer, size_t size, const char *format)
+PV_EXPORT size_t ompc_capture_affinity(char *buffer, size_t size, const char *format)
 {
     return omp_capture_affinity(buffer, size, format);
 }

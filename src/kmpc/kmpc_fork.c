@@ -24,60 +24,60 @@ kmp_int32 pv_kmpc_gtid(void)
     return my_gtid;
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
+PV_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
 {
     (void)loc;
     return pv_kmpc_gtid();
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_global_num_threads(ident_t *loc)
+PV_EXPORT kmp_int32 __kmpc_global_num_threads(ident_t *loc)
 {
     (void)loc;
     return atomic_load_explicit(&next_gtid, memory_order_relaxed);
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_bound_thread_num(ident_t *loc)
+PV_EXPORT kmp_int32 __kmpc_bound_thread_num(ident_t *loc)
 {
     (void)loc;
     return omp_get_thread_num();
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_bound_num_threads(ident_t *loc)
+PV_EXPORT kmp_int32 __kmpc_bound_num_threads(ident_t *loc)
 {
     (void)loc;
     return omp_get_num_threads();
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_in_parallel(ident_t *loc)
+PV_EXPORT kmp_int32 __kmpc_in_parallel(ident_t *loc)
 {
     (void)loc;
     return omp_in_parallel();
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_ok_to_fork(ident_t *loc)
+PV_EXPORT kmp_int32 __kmpc_ok_to_fork(ident_t *loc)
 {
     (void)loc;
     return 1;
 }
 
-PV_KMPC_EXPORT void __kmpc_begin(ident_t *loc, kmp_int32 flags)
+PV_EXPORT void __kmpc_begin(ident_t *loc, kmp_int32 flags)
 {
     (void)loc, (void)flags;
 }
 
-PV_KMPC_EXPORT void __kmpc_end(ident_t *loc)
+PV_EXPORT void __kmpc_end(ident_t *loc)
 {
     (void)loc;
 }
 
-PV_KMPC_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads)
+PV_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads)
 {
     (void)loc, (void)gtid;
     pushed_threads = num_threads > 0 ? (unsigned)num_threads : 0;
 }
 
 /* libomp's proc_bind numbers are omp_proc_bind_t's, as GOMP's flags are. */
-PV_KMPC_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind)
+PV_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind)
 {
     (void)loc, (void)gtid;
     pushed_bind = proc_bind >= 0 && proc_bind <= 4 ? (unsigned)proc_bind : 0;
@@ -114,7 +114,7 @@ void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, 
         a->argv[i] = va_arg(ap, void *);
 }
 
-PV_KMPC_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
+PV_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
 {
     (void)loc;
     struct pv_kmpc_args a;
@@ -133,7 +133,7 @@ static void serialized_body(void *data)
     (void)data;
 }
 
-PV_KMPC_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     pushed_threads = pushed_bind = 0;
@@ -141,7 +141,7 @@ PV_KMPC_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
     GOMP_parallel_start(serialized_body, NULL, 1);
 }
 
-PV_KMPC_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_parallel_end();

@@ -25,7 +25,7 @@ typedef struct {
 
 #define PV_KMP_SYMVER(impl, name) __asm__(".symver " #impl ", " #name "@VERSION")
 
-PV_KMPC_EXPORT void pv_kmp_init_nest_lock(kmp_nest_lock_t *lock)
+PV_EXPORT void pv_kmp_init_nest_lock(kmp_nest_lock_t *lock)
 {
     lock->lk = pv_malloc(PV_NEST_LOCK_BYTES);
     pv_init_nest_lock_30(lock->lk);
@@ -34,7 +34,7 @@ PV_KMPC_EXPORT void pv_kmp_init_nest_lock(kmp_nest_lock_t *lock)
 /* Its event here, not through pv_destroy_nest_lock_30 (which has only the
  * event to do): the others tail-call their _30 twin, which then sees the
  * program's return address, but this one frees after it. */
-PV_KMPC_EXPORT void pv_kmp_destroy_nest_lock(kmp_nest_lock_t *lock)
+PV_EXPORT void pv_kmp_destroy_nest_lock(kmp_nest_lock_t *lock)
 {
     if (pv_ompt_tool())
         pv_ompt_lock_destroy(ompt_mutex_nest_lock, lock->lk, pv_ompt_entry_ra());
@@ -42,17 +42,17 @@ PV_KMPC_EXPORT void pv_kmp_destroy_nest_lock(kmp_nest_lock_t *lock)
     lock->lk = NULL;
 }
 
-PV_KMPC_EXPORT void pv_kmp_set_nest_lock(kmp_nest_lock_t *lock)
+PV_EXPORT void pv_kmp_set_nest_lock(kmp_nest_lock_t *lock)
 {
     pv_set_nest_lock_30(lock->lk);
 }
 
-PV_KMPC_EXPORT void pv_kmp_unset_nest_lock(kmp_nest_lock_t *lock)
+PV_EXPORT void pv_kmp_unset_nest_lock(kmp_nest_lock_t *lock)
 {
     pv_unset_nest_lock_30(lock->lk);
 }
 
-PV_KMPC_EXPORT int pv_kmp_test_nest_lock(kmp_nest_lock_t *lock)
+PV_EXPORT int pv_kmp_test_nest_lock(kmp_nest_lock_t *lock)
 {
     return pv_test_nest_lock_30(lock->lk);
 }
@@ -72,75 +72,75 @@ void omp_set_lock(void *l);
 void omp_unset_lock(void *l);
 int omp_test_lock(void *l);
 
-PV_KMPC_EXPORT void __kmpc_init_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_init_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     omp_init_lock(user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_init_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
-                                               uintptr_t hint)
+PV_EXPORT void __kmpc_init_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
+                                          uintptr_t hint)
 {
     (void)loc, (void)gtid, (void)hint;
     omp_init_lock(user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_destroy_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_destroy_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     omp_destroy_lock(user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_set_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_set_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     omp_set_lock(user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_unset_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_unset_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     omp_unset_lock(user_lock);
 }
 
-PV_KMPC_EXPORT int __kmpc_test_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT int __kmpc_test_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     return omp_test_lock(user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_init_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_init_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     pv_kmp_init_nest_lock((kmp_nest_lock_t *)user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t *loc, kmp_int32 gtid,
-                                                    void **user_lock, uintptr_t hint)
+PV_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t *loc, kmp_int32 gtid,
+                                               void **user_lock, uintptr_t hint)
 {
     (void)loc, (void)gtid, (void)hint;
     pv_kmp_init_nest_lock((kmp_nest_lock_t *)user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_destroy_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_destroy_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     pv_kmp_destroy_nest_lock((kmp_nest_lock_t *)user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_set_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_set_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     pv_kmp_set_nest_lock((kmp_nest_lock_t *)user_lock);
 }
 
-PV_KMPC_EXPORT void __kmpc_unset_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT void __kmpc_unset_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     pv_kmp_unset_nest_lock((kmp_nest_lock_t *)user_lock);
 }
 
-PV_KMPC_EXPORT int __kmpc_test_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
+PV_EXPORT int __kmpc_test_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {
     (void)loc, (void)gtid;
     return pv_kmp_test_nest_lock((kmp_nest_lock_t *)user_lock);

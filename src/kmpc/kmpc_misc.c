@@ -15,7 +15,7 @@ void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
                            kmp_int32 num_threads);
 
 /* error directive at(execution): severity 1 warning, 2 fatal. */
-PV_KMPC_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message)
+PV_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message)
 {
     (void)loc;
     size_t len = message ? __builtin_strlen(message) : 0;
@@ -26,19 +26,19 @@ PV_KMPC_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message
 }
 
 /* scope: clang emits the closing barrier itself. */
-PV_KMPC_EXPORT void __kmpc_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
+PV_EXPORT void __kmpc_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
 {
     (void)loc, (void)gtid, (void)reserved;
 }
 
-PV_KMPC_EXPORT void __kmpc_end_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
+PV_EXPORT void __kmpc_end_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
 {
     (void)loc, (void)gtid, (void)reserved;
 }
 
 /* A barrier whose primary thread runs a block (until end_barrier_master)
  * before the others leave it; they wait at a second barrier. */
-PV_KMPC_EXPORT kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_barrier();
@@ -48,14 +48,14 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid)
     return 0;
 }
 
-PV_KMPC_EXPORT void __kmpc_end_barrier_master(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_end_barrier_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_barrier();
 }
 
 /* The same, the others not waiting for the primary's block. */
-PV_KMPC_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_barrier();
@@ -64,20 +64,20 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gt
 
 /* num_teams(lb : ub): pvomp makes ub teams on the host (lb <= ub teams is
  * what the construct allows). */
-PV_KMPC_EXPORT void __kmpc_push_num_teams_51(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
-                                             kmp_int32 num_teams_ub, kmp_int32 num_threads)
+PV_EXPORT void __kmpc_push_num_teams_51(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
+                                        kmp_int32 num_teams_ub, kmp_int32 num_threads)
 {
     (void)num_teams_lb;
     __kmpc_push_num_teams(loc, gtid, num_teams_ub, num_threads);
 }
 
-PV_KMPC_EXPORT int __kmpc_pause_resource(int level)
+PV_EXPORT int __kmpc_pause_resource(int level)
 {
     return omp_pause_resource_all(level);
 }
 
 /* libomp's numbering: 0 disabled, 1 default, 2 mandatory. */
-PV_KMPC_EXPORT int __kmpc_get_target_offload(void)
+PV_EXPORT int __kmpc_get_target_offload(void)
 {
     switch (pv_gicv.target_offload) {
     case 1:
@@ -89,26 +89,26 @@ PV_KMPC_EXPORT int __kmpc_get_target_offload(void)
     }
 }
 
-PV_KMPC_EXPORT uintptr_t __kmpc_init_allocator(int gtid, uintptr_t memspace, int ntraits,
-                                               const void *traits)
+PV_EXPORT uintptr_t __kmpc_init_allocator(int gtid, uintptr_t memspace, int ntraits,
+                                          const void *traits)
 {
     (void)gtid;
     return omp_init_allocator(memspace, ntraits, traits);
 }
 
-PV_KMPC_EXPORT void __kmpc_destroy_allocator(int gtid, uintptr_t allocator)
+PV_EXPORT void __kmpc_destroy_allocator(int gtid, uintptr_t allocator)
 {
     (void)gtid;
     omp_destroy_allocator(allocator);
 }
 
-PV_KMPC_EXPORT void __kmpc_set_default_allocator(int gtid, uintptr_t allocator)
+PV_EXPORT void __kmpc_set_default_allocator(int gtid, uintptr_t allocator)
 {
     (void)gtid;
     omp_set_default_allocator(allocator);
 }
 
-PV_KMPC_EXPORT uintptr_t __kmpc_get_default_allocator(int gtid)
+PV_EXPORT uintptr_t __kmpc_get_default_allocator(int gtid)
 {
     (void)gtid;
     return omp_get_default_allocator();

@@ -27,24 +27,24 @@ static void reduce_end(kmp_critical_name *lck, const void *codeptr)
         pv_ompt_reduction(ompt_scope_end, codeptr);
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
-                                              size_t reduce_size, void *reduce_data,
-                                              reduce_fn reduce_func, kmp_critical_name *lck)
+PV_EXPORT kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
+                                         size_t reduce_size, void *reduce_data,
+                                         reduce_fn reduce_func, kmp_critical_name *lck)
 {
     (void)loc, (void)gtid, (void)num_vars, (void)reduce_size, (void)reduce_data,
         (void)reduce_func;
     return reduce_begin(lck, __builtin_return_address(0));
 }
 
-PV_KMPC_EXPORT void __kmpc_end_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
+PV_EXPORT void __kmpc_end_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
 {
     (void)loc, (void)gtid;
     reduce_end(lck, __builtin_return_address(0));
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
-                                       size_t reduce_size, void *reduce_data,
-                                       reduce_fn reduce_func, kmp_critical_name *lck)
+PV_EXPORT kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars,
+                                  size_t reduce_size, void *reduce_data,
+                                  reduce_fn reduce_func, kmp_critical_name *lck)
 {
     (void)loc, (void)gtid, (void)num_vars, (void)reduce_size, (void)reduce_data,
         (void)reduce_func;
@@ -53,7 +53,7 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 n
 
 /* The blocking form ends with the team's barrier: every partial result is
  * in before any thread reads the reduced variables. */
-PV_KMPC_EXPORT void __kmpc_end_reduce(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
+PV_EXPORT void __kmpc_end_reduce(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck)
 {
     (void)loc, (void)gtid;
     reduce_end(lck, __builtin_return_address(0));

@@ -54,7 +54,7 @@ static_told(const ident_t *loc, int kind, uint64_t trip, uint64_t first, uint64_
 #define PV_STATIC_INIT(suffix, T, U, S)                                                     \
     static U share_##suffix(int kind, kmp_int32 *plastiter, T *plower, T *pupper,            \
                             S *pstride, S incr, S chunk);                                   \
-    PV_KMPC_EXPORT void __kmpc_for_static_init_##suffix(                                    \
+    PV_EXPORT void __kmpc_for_static_init_##suffix(                                    \
         ident_t *loc, kmp_int32 gtid, kmp_int32 schedtype, kmp_int32 *plastiter, T *plower, \
         T *pupper, S *pstride, S incr, S chunk)                                             \
     {                                                                                       \
@@ -110,7 +110,7 @@ PV_STATIC_INIT(4u, kmp_uint32, kmp_uint32, kmp_int32)
 PV_STATIC_INIT(8, kmp_int64, kmp_uint64, kmp_int64)
 PV_STATIC_INIT(8u, kmp_uint64, kmp_uint64, kmp_int64)
 
-PV_KMPC_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     if (pv_ompt_tool())
@@ -124,7 +124,7 @@ PV_KMPC_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid)
  * thread's only if its team holds it too.  OMPT: one distribute construct
  * (the team's share as its chunk), which __kmpc_for_static_fini ends. */
 #define PV_DIST_STATIC_INIT(suffix, T, U, S)                                               \
-    PV_KMPC_EXPORT void __kmpc_dist_for_static_init_##suffix(                              \
+    PV_EXPORT void __kmpc_dist_for_static_init_##suffix(                              \
         ident_t *loc, kmp_int32 gtid, kmp_int32 schedtype, kmp_int32 *plastiter, T *plower, \
         T *pupper, T *pupperD, S *pstride, S incr, S chunk)                                \
     {                                                                                      \

@@ -5,13 +5,13 @@
 #include "kmpc/kmpc.h"
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
-PV_KMPC_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_barrier();
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     return GOMP_single_start();
@@ -19,7 +19,7 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
 
 /* clang emits the closing barrier itself (unless nowait); only the executor
  * calls this: OMPT's end of its single. */
-PV_KMPC_EXPORT void __kmpc_end_single(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_end_single(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     if (pv_ompt_tool())
@@ -42,25 +42,25 @@ static void masked_end(const void *codeptr)
         pv_ompt_masked(ompt_scope_end, codeptr);
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     return masked_begin(omp_get_thread_num() == 0, __builtin_return_address(0));
 }
 
-PV_KMPC_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     masked_end(__builtin_return_address(0));
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter)
+PV_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter)
 {
     (void)loc, (void)gtid;
     return masked_begin(omp_get_thread_num() == filter, __builtin_return_address(0));
 }
 
-PV_KMPC_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     masked_end(__builtin_return_address(0));
@@ -68,39 +68,39 @@ PV_KMPC_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid)
 
 _Static_assert(sizeof(kmp_critical_name) >= sizeof(void *), "a GOMP critical name fits");
 
-PV_KMPC_EXPORT void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
+PV_EXPORT void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
 {
     (void)loc, (void)gtid;
     GOMP_critical_name_start((void **)crit);
 }
 
 /* Hints are advisory (OpenMP 5.1 2.19.12): every hint gets the same lock. */
-PV_KMPC_EXPORT void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid,
-                                              kmp_critical_name *crit, uint32_t hint)
+PV_EXPORT void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid,
+                                         kmp_critical_name *crit, uint32_t hint)
 {
     (void)loc, (void)gtid, (void)hint;
     GOMP_critical_name_start((void **)crit);
 }
 
-PV_KMPC_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
+PV_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit)
 {
     (void)loc, (void)gtid;
     GOMP_critical_name_end((void **)crit);
 }
 
-PV_KMPC_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_ordered_start();
 }
 
-PV_KMPC_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_ordered_end();
 }
 
-PV_KMPC_EXPORT void __kmpc_flush(ident_t *loc)
+PV_EXPORT void __kmpc_flush(ident_t *loc)
 {
     (void)loc;
     atomic_thread_fence(memory_order_seq_cst);
@@ -114,9 +114,9 @@ PV_KMPC_EXPORT void __kmpc_flush(ident_t *loc)
  * (nested parallelism) would mix; a per-team slot is still to come. */
 static void *_Atomic copyprivate_src;
 
-PV_KMPC_EXPORT void __kmpc_copyprivate(ident_t *loc, kmp_int32 gtid, size_t cpy_size,
-                                       void *cpy_data, void (*cpy_func)(void *, void *),
-                                       kmp_int32 didit)
+PV_EXPORT void __kmpc_copyprivate(ident_t *loc, kmp_int32 gtid, size_t cpy_size,
+                                  void *cpy_data, void (*cpy_func)(void *, void *),
+                                  kmp_int32 didit)
 {
     (void)loc, (void)gtid, (void)cpy_size;
     if (didit)

@@ -23,9 +23,9 @@ void GOMP_taskwait(void);
 void GOMP_taskwait_depend(void **depend);
 void GOMP_taskyield(void);
 
-PV_KMPC_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
-                                                 size_t sizeof_kmp_task_t, size_t sizeof_shareds,
-                                                 kmp_routine_entry_t task_entry)
+PV_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
+                                            size_t sizeof_kmp_task_t, size_t sizeof_shareds,
+                                            kmp_routine_entry_t task_entry)
 {
     (void)loc, (void)gtid;
     size_t head = offsetof(struct pv_kmpc_task_block, task);
@@ -127,7 +127,7 @@ void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
               priority, detach);
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task)
+PV_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task)
 {
     (void)loc, (void)gtid;
     PV_TASK_SITE_OUTER_BEGIN();
@@ -176,11 +176,11 @@ static void **gomp_depend(void **buf, void *(*objs)[2], kmp_int32 n, const kmp_d
     return buf;
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid,
-                                                   kmp_task_t *new_task, kmp_int32 ndeps,
-                                                   kmp_depend_info_t *dep_list,
-                                                   kmp_int32 ndeps_noalias,
-                                                   kmp_depend_info_t *noalias_dep_list)
+PV_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid,
+                                              kmp_task_t *new_task, kmp_int32 ndeps,
+                                              kmp_depend_info_t *dep_list,
+                                              kmp_int32 ndeps_noalias,
+                                              kmp_depend_info_t *noalias_dep_list)
 {
     (void)loc, (void)gtid, (void)ndeps_noalias, (void)noalias_dep_list;
     PV_TASK_SITE_OUTER_BEGIN();
@@ -197,9 +197,9 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid,
     return 0;
 }
 
-PV_KMPC_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps,
-                                         kmp_depend_info_t *dep_list, kmp_int32 ndeps_noalias,
-                                         kmp_depend_info_t *noalias_dep_list)
+PV_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps,
+                                    kmp_depend_info_t *dep_list, kmp_int32 ndeps_noalias,
+                                    kmp_depend_info_t *noalias_dep_list)
 {
     (void)loc, (void)gtid, (void)ndeps_noalias, (void)noalias_dep_list;
     if (ndeps <= 0)
@@ -210,12 +210,12 @@ PV_KMPC_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32
     free(buf);
 }
 
-PV_KMPC_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+PV_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid, (void)task;
 }
 
-PV_KMPC_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
+PV_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
     (void)loc, (void)gtid;
     struct pv_kmpc_task_block *b = pv_kmpc_block_of(task);
@@ -228,7 +228,7 @@ PV_KMPC_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, k
 }
 
 /* detach(event): the event handle, fulfilled by omp_fulfill_event. */
-PV_KMPC_EXPORT struct pv_kmpc_event *__kmpc_task_allow_completion_event(ident_t *loc,
+PV_EXPORT struct pv_kmpc_event *__kmpc_task_allow_completion_event(ident_t *loc,
                                                                        kmp_int32 gtid,
                                                                        kmp_task_t *task)
 {
@@ -247,7 +247,7 @@ void omp_fulfill_event(uintptr_t event);
 /* omp_fulfill_event@VERSION: clang programs hold the kmpc event.  A
  * submitted task has pvomp's own event in it; an undeferred one (never
  * submitted) is waited for in task_complete_if0, which frees the event. */
-PV_KMPC_EXPORT void pv_kmp_omp_fulfill_event(struct pv_kmpc_event *ev)
+PV_EXPORT void pv_kmp_omp_fulfill_event(struct pv_kmpc_event *ev)
 {
     if (!ev) {
         pv_warn("omp_fulfill_event: invalid event handle (ignored)");
@@ -263,14 +263,14 @@ PV_KMPC_EXPORT void pv_kmp_omp_fulfill_event(struct pv_kmpc_event *ev)
 }
 __asm__(".symver pv_kmp_omp_fulfill_event, omp_fulfill_event@VERSION");
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     GOMP_taskwait();
     return 0;
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t *loc, kmp_int32 gtid, int end_part)
+PV_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t *loc, kmp_int32 gtid, int end_part)
 {
     (void)loc, (void)gtid, (void)end_part;
     GOMP_taskyield();
@@ -279,14 +279,14 @@ PV_KMPC_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t *loc, kmp_int32 gtid, int 
 
 /* As GOMP_taskgroup_start/_end (inline: with the program's return address
  * as the events' codeptr_ra; a call to the GOMP entry would give ours). */
-PV_KMPC_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     pv_taskgroup_start_entry();
     pv_kmpc_taskred_enter();
 }
 
-PV_KMPC_EXPORT void __kmpc_end_taskgroup(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT void __kmpc_end_taskgroup(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     pv_taskgroup_end_entry();

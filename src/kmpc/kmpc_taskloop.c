@@ -101,10 +101,10 @@ static void taskloop(kmp_task_t *task, kmp_int32 if_val, kmp_uint64 *lb, kmp_uin
         GOMP_taskgroup_end();
 }
 
-PV_KMPC_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
-                                    kmp_int32 if_val, kmp_uint64 *lb, kmp_uint64 *ub,
-                                    kmp_int64 st, kmp_int32 nogroup, kmp_int32 sched,
-                                    kmp_uint64 grainsize, void *task_dup)
+PV_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
+                               kmp_int32 if_val, kmp_uint64 *lb, kmp_uint64 *ub,
+                               kmp_int64 st, kmp_int32 nogroup, kmp_int32 sched,
+                               kmp_uint64 grainsize, void *task_dup)
 {
     (void)loc, (void)gtid;
     PV_TASK_SITE_OUTER_BEGIN();
@@ -113,10 +113,10 @@ PV_KMPC_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *ta
 }
 
 /* OpenMP 5.1: modifier 1 is grainsize(strict: g) / num_tasks(strict: n). */
-PV_KMPC_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
-                                      kmp_int32 if_val, kmp_uint64 *lb, kmp_uint64 *ub,
-                                      kmp_int64 st, kmp_int32 nogroup, kmp_int32 sched,
-                                      kmp_uint64 grainsize, kmp_int32 modifier, void *task_dup)
+PV_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
+                                 kmp_int32 if_val, kmp_uint64 *lb, kmp_uint64 *ub,
+                                 kmp_int64 st, kmp_int32 nogroup, kmp_int32 sched,
+                                 kmp_uint64 grainsize, kmp_int32 modifier, void *task_dup)
 {
     (void)loc, (void)gtid;
     PV_TASK_SITE_OUTER_BEGIN();

@@ -182,7 +182,7 @@ static struct input *read_old(int num, const kmp_task_red_input_t *d, struct inp
     return in;
 }
 
-PV_KMPC_EXPORT void *__kmpc_taskred_init(kmp_int32 gtid, kmp_int32 num, void *data)
+PV_EXPORT void *__kmpc_taskred_init(kmp_int32 gtid, kmp_int32 num, void *data)
 {
     (void)gtid;
     if (num <= 0)
@@ -192,7 +192,7 @@ PV_KMPC_EXPORT void *__kmpc_taskred_init(kmp_int32 gtid, kmp_int32 num, void *da
     return push(copies_new(num, in, omp_get_num_threads()), in, false);
 }
 
-PV_KMPC_EXPORT void *__kmpc_task_reduction_init(kmp_int32 gtid, kmp_int32 num, void *data)
+PV_EXPORT void *__kmpc_task_reduction_init(kmp_int32 gtid, kmp_int32 num, void *data)
 {
     (void)gtid;
     if (num <= 0)
@@ -202,7 +202,7 @@ PV_KMPC_EXPORT void *__kmpc_task_reduction_init(kmp_int32 gtid, kmp_int32 num, v
     return push(copies_new(num, in, omp_get_num_threads()), in, false);
 }
 
-PV_KMPC_EXPORT void *__kmpc_task_reduction_get_th_data(kmp_int32 gtid, void *tskgrp, void *data)
+PV_EXPORT void *__kmpc_task_reduction_get_th_data(kmp_int32 gtid, void *tskgrp, void *data)
 {
     (void)gtid;
     int tid = omp_get_thread_num();
@@ -246,8 +246,8 @@ static void *modifier_init(int num, const struct input *in)
     return push(c, in, true);
 }
 
-PV_KMPC_EXPORT void *__kmpc_taskred_modifier_init(ident_t *loc, kmp_int32 gtid, kmp_int32 is_ws,
-                                                  kmp_int32 num, void *data)
+PV_EXPORT void *__kmpc_taskred_modifier_init(ident_t *loc, kmp_int32 gtid, kmp_int32 is_ws,
+                                             kmp_int32 num, void *data)
 {
     (void)loc, (void)gtid, (void)is_ws;
     if (num <= 0)
@@ -256,9 +256,9 @@ PV_KMPC_EXPORT void *__kmpc_taskred_modifier_init(ident_t *loc, kmp_int32 gtid, 
     return modifier_init(num, read_new(num, data, in));
 }
 
-PV_KMPC_EXPORT void *__kmpc_task_reduction_modifier_init(ident_t *loc, kmp_int32 gtid,
-                                                         kmp_int32 is_ws, kmp_int32 num,
-                                                         void *data)
+PV_EXPORT void *__kmpc_task_reduction_modifier_init(ident_t *loc, kmp_int32 gtid,
+                                                    kmp_int32 is_ws, kmp_int32 num,
+                                                    void *data)
 {
     (void)loc, (void)gtid, (void)is_ws;
     if (num <= 0)
@@ -267,8 +267,8 @@ PV_KMPC_EXPORT void *__kmpc_task_reduction_modifier_init(ident_t *loc, kmp_int32
     return modifier_init(num, read_old(num, data, in));
 }
 
-PV_KMPC_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t *loc, kmp_int32 gtid,
-                                                        kmp_int32 is_ws)
+PV_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t *loc, kmp_int32 gtid,
+                                                   kmp_int32 is_ws)
 {
     (void)loc, (void)gtid, (void)is_ws;
     GOMP_taskgroup_end(); /* this thread's tasks are done */

@@ -10,15 +10,15 @@ bool GOMP_barrier_cancel(void);
 /* What push_num_teams asked of the next fork_teams on this thread. */
 static __thread unsigned pushed_teams, pushed_limit;
 
-PV_KMPC_EXPORT void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
-                                          kmp_int32 num_threads)
+PV_EXPORT void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
+                                     kmp_int32 num_threads)
 {
     (void)loc, (void)gtid;
     pushed_teams = num_teams > 0 ? (unsigned)num_teams : 0;
     pushed_limit = num_threads > 0 ? (unsigned)num_threads : 0;
 }
 
-PV_KMPC_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
+PV_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
 {
     (void)loc;
     struct pv_kmpc_args a;
@@ -44,21 +44,21 @@ static int gomp_which(kmp_int32 kind)
     }
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_cancel(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
+PV_EXPORT kmp_int32 __kmpc_cancel(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
 {
     (void)loc, (void)gtid;
     int which = gomp_which(kind);
     return which ? GOMP_cancel(which, true) : 0;
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
+PV_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
 {
     (void)loc, (void)gtid;
     int which = gomp_which(kind);
     return which ? GOMP_cancellation_point(which) : 0;
 }
 
-PV_KMPC_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t *loc, kmp_int32 gtid)
+PV_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     return GOMP_barrier_cancel();

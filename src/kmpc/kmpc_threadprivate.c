@@ -15,9 +15,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "kmpc/kmpc.h"
 #include "runtime/internal.h" /* pv_malloc */
 
@@ -52,8 +52,8 @@ static struct var *var_find_locked(const void *data)
     return v;
 }
 
-PV_KMPC_EXPORT void __kmpc_threadprivate_register(ident_t *loc, void *data, kmpc_ctor ctor,
-                                                  kmpc_cctor cctor, kmpc_dtor dtor)
+PV_EXPORT void __kmpc_threadprivate_register(ident_t *loc, void *data, kmpc_ctor ctor,
+                                             kmpc_cctor cctor, kmpc_dtor dtor)
 {
     (void)loc;
     pthread_mutex_lock(&vars_lock);
@@ -142,12 +142,12 @@ static bool initial_thread(void)
 {
     static __thread int initial = -1;
     if (initial < 0)
-        initial = syscall(SYS_gettid) == getpid();
+        initial = pv_gettid() == getpid();
     return initial;
 }
 
-PV_KMPC_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data,
-                                                 size_t size, void ***cache)
+PV_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data,
+                                            size_t size, void ***cache)
 {
     (void)loc, (void)gtid, (void)cache;
     if (initial_thread()) {
@@ -187,7 +187,7 @@ PV_KMPC_EXPORT void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, v
 }
 
 /* The uncached form (libomp: the same copy, looked up each time). */
-PV_KMPC_EXPORT void *__kmpc_threadprivate(ident_t *loc, kmp_int32 gtid, void *data, size_t size)
+PV_EXPORT void *__kmpc_threadprivate(ident_t *loc, kmp_int32 gtid, void *data, size_t size)
 {
     return __kmpc_threadprivate_cached(loc, gtid, data, size, NULL);
 }

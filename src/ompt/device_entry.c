@@ -7,8 +7,8 @@
  * records: never.  Cursors are addresses inside the buffer; every buffer is
  * handed back whole, so a record at `current` is valid while
  * current + its size <= buffer + bytes. */
-#include <stdio.h>
 
+#include "base/message.h"
 #include "ompt/device_trace_int.h"
 #include "ompt/entry_table.h"
 #include "runtime/internal.h"
@@ -116,8 +116,8 @@ static void report_lost(struct dt *d)
 {
     uint64_t lost = atomic_load_explicit(&d->lost, memory_order_relaxed);
     if (lost)
-        fprintf(stderr, "pvomp: device %d tracing: %llu records lost (the tool gave no "
-                "usable buffer)\n", d->device_num, (unsigned long long)lost);
+        pv_note("device %d tracing: %llu records lost (the tool gave no usable buffer)",
+                d->device_num, (unsigned long long)lost);
 }
 
 /* Ends the session (state store first: producers that see it stop), then

@@ -24,11 +24,12 @@
  * up to its marker in place instead of waiting. */
 #include <errno.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
+#include "base/message.h"
 #include "ompt/device_trace_int.h"
 
 struct dt pv_dt_devs[PV_DT_MAX_DEVICES];
@@ -60,9 +61,7 @@ __attribute__((constructor)) static void dt_init_devices(void)
 
 uint64_t pv_dtrace_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return pv_monotonic_ns();
 }
 
 struct dt *pv_dt_from_handle(ompt_device_t *device)
@@ -197,13 +196,7 @@ static void *helper_main(void *arg)
             break;
         d->qlen = 0;
         if (atomic_load_explicit(&d->state, memory_order_relaxed) & DT_STARTED) {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            ts.tv_nsec += DT_IDLE_MS * 1000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
+            struct timespec ts = pv_timespec_of_ns(pv_monotonic_ns() + DT_IDLE_MS * 1000000ull);
             pthread_cond_timedwait(&d->qcond, &d->qlock, &ts);
         } else {
             pthread_cond_wait(&d->qcond, &d->qlock);
@@ -225,11 +218,9 @@ void pv_dt_start_helper(struct dt *d)
     /* The helper must not inherit a signal mask or affinity surprise: it
      * only calls the tool. */
     int err = pthread_create(&d->helper, NULL, helper_main, d);
-    if (err) {
-        fprintf(stderr, "pvomp: cannot start the trace helper thread of device %d: %s\n",
-                d->device_num, strerror(err));
-        abort();
-    }
+    if (err)
+        pv_fatal("cannot start the trace helper thread of device %d: %s", d->device_num,
+                 strerror(err));
 }
 
 void pv_dt_end_helper(struct dt *d)
@@ -373,8 +364,8 @@ static void fault(struct dt *d, unsigned st, const char *why)
         atomic_compare_exchange_strong_explicit(&d->state, &st, want, memory_order_relaxed,
                                                 memory_order_relaxed)) {
         if (getenv("PVOMP_TRACE_VERBOSE"))
-            fprintf(stderr, "pvomp: device %d tracing: %s; records are counted as lost "
-                    "until the next start_trace\n", d->device_num, why);
+            pv_note("device %d tracing: %s; records are counted as lost until the next "
+                    "start_trace", d->device_num, why);
     }
     atomic_fetch_add_explicit(&d->lost, 1, memory_order_relaxed);
 }

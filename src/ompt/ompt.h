@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
+#include "base/compiler.h"
 #include "ompt/ompt_types.h"
 #include "runtime/barrier_kind.h"
 
@@ -32,11 +33,11 @@
 #define PV_OMPT_WORK_LEVELS 16
 
 /* The tool's callbacks by event id (NULL: none registered).  Written by
- * ompt_set_callback and at finalization, read by every event site. */
-#define PV_OMPT_HIDDEN __attribute__((visibility("hidden")))  /* direct access, no GOT */
-extern PV_OMPT_HIDDEN ompt_callback_t pv_ompt_callbacks[PV_OMPT_NEVENTS];
+ * ompt_set_callback and at finalization, read by every event site (hidden:
+ * direct access, no GOT). */
+extern PV_HIDDEN ompt_callback_t pv_ompt_callbacks[PV_OMPT_NEVENTS];
 /* A tool is attached: its initializer succeeded and it is not finalized. */
-extern PV_OMPT_HIDDEN bool pv_ompt_active;
+extern PV_HIDDEN bool pv_ompt_active;
 
 #ifdef PVOMP_NO_OMPT
 #define pv_ompt_on(ev) 0
@@ -78,8 +79,8 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
 struct pv_ompt_dispatch_slot {
     _Alignas(64) unsigned long n;
 };
-extern PV_OMPT_HIDDEN struct pv_ompt_dispatch_slot pv_ompt_dispatching[64];
-extern __thread PV_OMPT_HIDDEN unsigned pv_ompt_dispatch_depth
+extern PV_HIDDEN struct pv_ompt_dispatch_slot pv_ompt_dispatching[64];
+extern __thread PV_HIDDEN unsigned pv_ompt_dispatch_depth
     __attribute__((tls_model("initial-exec")));
 
 static inline unsigned long *pv_ompt_dispatch_begin(void)
@@ -151,7 +152,7 @@ struct pv_ompt_thread {
     const void *league_codeptr;
 };
 
-extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
+extern __thread PV_HIDDEN struct pv_ompt_thread pv_ompt_thr
     __attribute__((tls_model("initial-exec")));
 
 /* The calling thread uses OpenMP: if it is not an OpenMP thread yet, it

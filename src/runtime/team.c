@@ -14,9 +14,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "phantom/phantom.h"
 #include "runtime/barrier_site.h"
 #include "runtime/internal.h"
@@ -100,7 +100,7 @@ static void *worker_main(void *arg)
     free(arg);
     struct pv_thread *thr = &pv_thr;
     thr->is_worker = true;
-    thr->tid = (pid_t)syscall(SYS_gettid);
+    thr->tid = pv_gettid();
     thr->handle = pthread_self();
     thr->ts.place = UINT_MAX;
     bool pooled = boot.self_slot != NULL;
@@ -490,7 +490,7 @@ void pv_runtime_init(void)
     if (done)
         return;
     done = true;
-    pv_thr.tid = (pid_t)syscall(SYS_gettid);
+    pv_thr.tid = pv_gettid();
     pv_thr.handle = pthread_self();
     pv_thr.ts.place = UINT_MAX;
     pv_env_init();

@@ -3,6 +3,8 @@
 #ifndef PV_RUNTIME_UNSUPPORTED_H
 #define PV_RUNTIME_UNSUPPORTED_H
 
-__attribute__((noreturn, visibility("hidden"))) void pv_unsupported(const char *name);
+#include "base/compiler.h"
+
+__attribute__((noreturn)) PV_HIDDEN void pv_unsupported(const char *name);
 
 #endif

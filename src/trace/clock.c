@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/message.h"
 #include "trace/clock.h"
 
 struct pv_trace_clock pv_trace_clk = { .source = "monotonic" };
@@ -16,7 +17,7 @@ static void clock_pair(uint64_t *tsc, uint64_t *ns)
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < 7; i++) {
         uint64_t a = __rdtsc();
-        uint64_t n = pv_trace_monotonic_ns();
+        uint64_t n = pv_monotonic_ns();
         uint64_t b = __rdtsc();
         if (b - a < best) {
             best = b - a;
@@ -88,8 +89,7 @@ void pv_trace_clock_init(void)
 {
     const char *want = getenv("PVOMP_TRACE_CLOCK");
     if (want && *want && strcmp(want, "auto") && strcmp(want, "tsc") && strcmp(want, "monotonic")) {
-        fprintf(stderr, "pvomp: warning: PVOMP_TRACE_CLOCK=%s is not auto, tsc or monotonic; "
-                        "using auto\n", want);
+        pv_warn("PVOMP_TRACE_CLOCK=%s is not auto, tsc or monotonic; using auto", want);
         want = NULL;
     }
 #ifdef PV_TRACE_HAVE_TSC
@@ -101,13 +101,12 @@ void pv_trace_clock_init(void)
             return;
         }
         if (forced)
-            fprintf(stderr, "pvomp: warning: PVOMP_TRACE_CLOCK=tsc: the TSC could not be "
-                            "calibrated; using CLOCK_MONOTONIC\n");
+            pv_warn("PVOMP_TRACE_CLOCK=tsc: the TSC could not be calibrated; using "
+                    "CLOCK_MONOTONIC");
     }
 #else
     if (want && !strcmp(want, "tsc"))
-        fprintf(stderr, "pvomp: warning: PVOMP_TRACE_CLOCK=tsc: no TSC on this machine; "
-                        "using CLOCK_MONOTONIC\n");
+        pv_warn("PVOMP_TRACE_CLOCK=tsc: no TSC on this machine; using CLOCK_MONOTONIC");
 #endif
     pv_trace_clk.use_tsc = 0;
     pv_trace_clk.source = "monotonic";

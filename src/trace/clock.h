@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "base/compiler.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define PV_TRACE_HAVE_TSC 1
@@ -27,12 +28,7 @@ struct pv_trace_clock {
     uint64_t hz;               /* ticks per second (0 for clock_gettime) */
     const char *source;        /* "tsc" or "monotonic" */
 };
-extern struct pv_trace_clock pv_trace_clk __attribute__((visibility("hidden")));
-
-static inline uint64_t pv_trace_monotonic_ns(void)
-{
-    return pv_monotonic_ns();
-}
+extern struct pv_trace_clock pv_trace_clk PV_HIDDEN;
 
 static inline uint64_t pv_trace_now(void)
 {
@@ -42,10 +38,10 @@ static inline uint64_t pv_trace_now(void)
         return pv_trace_clk.ns0 + (uint64_t)(((__int128)d * (__int128)pv_trace_clk.mult) >> 32);
     }
 #endif
-    return pv_trace_monotonic_ns();
+    return pv_monotonic_ns();
 }
 
 /* Choose and calibrate the clock (PVOMP_TRACE_CLOCK=auto|tsc|monotonic). */
-void pv_trace_clock_init(void) __attribute__((visibility("hidden")));
+void pv_trace_clock_init(void) PV_HIDDEN;
 
 #endif

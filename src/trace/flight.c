@@ -43,6 +43,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+#include "base/clock.h"
+#include "base/message.h"
 #include "trace/trace.h"
 
 #define CHUNK_HDR PV_TRACE_CHUNK_HDR
@@ -120,11 +123,7 @@ static struct stream_info *stream_get(uint64_t s)
         uint64_t cap = streams_cap ? streams_cap : 64;
         while (cap <= s)
             cap *= 2;
-        struct stream_info *n = realloc(streams, cap * sizeof *n);
-        if (!n) {
-            fprintf(stderr, "pvomp: trace: out of memory\n");
-            abort();
-        }
+        struct stream_info *n = pv_realloc(streams, cap * sizeof *n);
         memset(n + streams_cap, 0, (cap - streams_cap) * sizeof *n);
         streams = n;
         streams_cap = cap;
@@ -350,10 +349,7 @@ static bool write_snapshot(const char *path, const char *reason, uint64_t number
     }
     /* pvtrace_end(streams, chunks, bytes, monotonic_ns). */
     uint8_t end[PVOMP_TRACE_EVENT_HDR + 32];
-    struct timespec mono;
-    clock_gettime(CLOCK_MONOTONIC, &mono);
-    uint64_t e4[4] = { nstreams, nchunks, o.bytes,
-                       (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec };
+    uint64_t e4[4] = { nstreams, nchunks, o.bytes, pv_monotonic_ns() };
     pvomp_trace_put_header(end, PV_TRACE_EV_pvtrace_end, now, sizeof end, pid);
     memcpy(end + PVOMP_TRACE_EVENT_HDR, e4, 32);
     out_put(&o, end, sizeof end);
@@ -425,8 +421,8 @@ static void install(int sig, struct sigaction *sa)
         return;
     bool dfl = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL;
     if (!dfl) {
-        fprintf(stderr, "pvomp: warning: trace: the program handles signal %d (%s) itself; "
-                        "the ring-mode recorder does not take it over\n", sig, strsignal(sig));
+        pv_warn("trace: the program handles signal %d (%s) itself; the ring-mode recorder does "
+                "not take it over", sig, strsignal(sig));
         return;
     }
     old_act[sig] = cur;
@@ -476,9 +472,8 @@ bool pv_trace_flight_start(const void *preamble, size_t len)
     /* Not prefaulted: the recorder takes memory as it fills. */
     store = pv_trace_map_twice(store_size, false);
     if (!store) {
-        fprintf(stderr, "pvomp: warning: trace: no memory for the ring-mode recorder "
-                        "(%llu bytes: %s); not tracing\n", (unsigned long long)store_size,
-                strerror(errno));
+        pv_warn("trace: no memory for the ring-mode recorder (%llu bytes: %s); not tracing",
+                (unsigned long long)store_size, strerror(errno));
         return false;
     }
     max_piece = store_size / 4;
@@ -525,10 +520,9 @@ void pv_trace_flight_serve(uint64_t requested)
     bool ok = write_snapshot(path, "signal", snap_number, false);
     pv_trace_flight_release();
     if (ok)
-        fprintf(stderr, "pvomp: trace: snapshot %lu written to %s\n", snap_number, path);
+        pv_note("trace: snapshot %lu written to %s", snap_number, path);
     else
-        fprintf(stderr, "pvomp: warning: trace: snapshot %lu: cannot write %s (%s)\n",
-                snap_number, path, strerror(errno));
+        pv_warn("trace: snapshot %lu: cannot write %s (%s)", snap_number, path, strerror(errno));
 }
 
 /* In the child of a fork: not traced, and the recorder (a copy of the
@@ -559,6 +553,6 @@ void pv_trace_flight_stop(void)
     bool ok = write_snapshot(pv_trace_cfg.path, "exit", 0, false);
     pv_trace_flight_release();
     if (!ok)
-        fprintf(stderr, "pvomp: warning: trace: the exit snapshot: cannot write %s (%s)\n",
-                pv_trace_cfg.path, strerror(errno));
+        pv_warn("trace: the exit snapshot: cannot write %s (%s)", pv_trace_cfg.path,
+                strerror(errno));
 }

@@ -55,9 +55,9 @@ static inline uint64_t pv_trace_held_ask(unsigned group)
 }
 
 /* The first try failed: `_enter` at `asked` (the thread is about to wait). */
-void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj) PV_TRACE_HIDDEN;
+void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj) PV_HIDDEN;
 
-void pv_trace_held_got_slow(unsigned group, uint64_t at, const void *obj) PV_TRACE_HIDDEN;
+void pv_trace_held_got_slow(unsigned group, uint64_t at, const void *obj) PV_HIDDEN;
 
 /* The thread holds `obj` since `at`: remembered, written later.
  *
@@ -86,7 +86,7 @@ static inline void pv_trace_held_got(unsigned group, uint64_t at, const void *ob
 }
 
 /* After the release of `obj`: `_held`, or `_release`. */
-void pv_trace_held_released(unsigned group, const void *obj) PV_TRACE_HIDDEN;
+void pv_trace_held_released(unsigned group, const void *obj) PV_HIDDEN;
 
 /* Take a lock: `try_expr` tries once (true: got it), `wait_stmt` waits until
  * the thread holds it.  Untraced: one flag test more than the lock itself. */
@@ -122,6 +122,6 @@ void pv_trace_held_released(unsigned group, const void *obj) PV_TRACE_HIDDEN;
 
 /* Write the calling thread's remembered acquisition now (ring.c before any
  * other record of the thread, thread exit, flush). */
-void pv_trace_held_flush(void) PV_TRACE_HIDDEN;
+void pv_trace_held_flush(void) PV_HIDDEN;
 
 #endif

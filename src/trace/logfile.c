@@ -41,6 +41,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/message.h"
 #include "trace/trace.h"
 
 #define ALIGN 4096u
@@ -74,8 +75,8 @@ static int buffered_only; /* I/O thread: the file system refused O_DIRECT */
 static void fail(const char *what, int err)
 {
     if (!atomic_exchange(&failed, 1))
-        fprintf(stderr, "pvomp: warning: trace: %s %s failed (%s); the log stops here\n", what,
-                pv_trace_cfg.path, strerror(err));
+        pv_warn("trace: %s %s failed (%s); the log stops here", what, pv_trace_cfg.path,
+                strerror(err));
 }
 
 /* After a write of w bytes from iov[0..*n): the iovecs still to write. */

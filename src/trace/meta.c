@@ -4,12 +4,13 @@
  * simpletrace.py reads them like any other event. */
 #include <fcntl.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+#include "base/clock.h"
 #include "trace/trace.h"
 
 /* Strings in the log's own records are cut at this length (the command line
@@ -24,11 +25,7 @@ void pv_trace_buf_put(struct pv_trace_buf *b, const void *bytes, size_t len)
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + len)
             cap *= 2;
-        uint8_t *p = realloc(b->p, cap);
-        if (!p) {
-            fprintf(stderr, "pvomp: trace: out of memory\n");
-            abort();
-        }
+        uint8_t *p = pv_realloc(b->p, cap);
         b->p = p;
         b->cap = cap;
     }
@@ -115,7 +112,6 @@ void pv_trace_buf_preamble(struct pv_trace_buf *b)
     uint64_t hdr[3] = { PVOMP_TRACE_HEADER_ID, PVOMP_TRACE_MAGIC, PVOMP_TRACE_VERSION };
     uint32_t pid = (uint32_t)getpid();
     uint64_t ts = pv_trace_now();
-    struct timespec mono, real;
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
     read_cmdline(cmdline, sizeof cmdline);
@@ -127,12 +123,11 @@ void pv_trace_buf_preamble(struct pv_trace_buf *b)
     pv_trace_buf_event(b, PV_TRACE_EV_pvtrace_process, ts, pid, "usss", (uint64_t)pid, exe,
                        cmdline, pvomp_version());
     /* The trace clock read `ts` about now: pair it with the other clocks. */
-    clock_gettime(CLOCK_MONOTONIC, &mono);
-    clock_gettime(CLOCK_REALTIME, &real);
+    uint64_t mono = pv_monotonic_ns();
+    uint64_t real = pv_realtime_ns();
     ts = pv_trace_now();
     pv_trace_buf_event(b, PV_TRACE_EV_pvtrace_clock, ts, pid, "suuu", pv_trace_clk.source,
-                       pv_trace_clk.hz, (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec,
-                       (uint64_t)real.tv_sec * 1000000000u + (uint64_t)real.tv_nsec);
+                       pv_trace_clk.hz, mono, real);
     for (unsigned i = 0; i < PV_TRACE_NEVENTS; i++)
         pv_trace_buf_event(b, PV_TRACE_EV_pvtrace_event, ts, pid, "usss", (uint64_t)i,
                            pv_trace_catalog[i].name, pv_trace_catalog[i].args,

@@ -3,12 +3,13 @@
  * of a ring when its thread exits.  See trace.h for the protocol. */
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/linux.h"
+#include "base/message.h"
 #include "trace/held.h"
 #include "trace/trace.h"
 
@@ -16,7 +17,7 @@ __thread struct pv_trace_ring *pv_trace_tls __attribute__((tls_model("initial-ex
 
 /* Events that could not even get a ring (out of memory): the writer reports
  * them in a dropped-events record of their own at the end. */
-_Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
+_Atomic uint64_t pv_trace_lost PV_HIDDEN;
 
 static pthread_key_t ring_key;
 static pthread_once_t ring_key_once = PTHREAD_ONCE_INIT;
@@ -47,7 +48,7 @@ static void ring_key_create(void)
  * near the end of the ring continues, contiguous, in the second view. */
 uint8_t *pv_trace_map_twice(uint64_t size, bool populate)
 {
-    int fd = memfd_create("pvomp-trace-ring", MFD_CLOEXEC);
+    int fd = pv_memfd("pvomp-trace-ring");
     uint8_t *base;
     if (fd < 0)
         return NULL;
@@ -110,7 +111,7 @@ static struct pv_trace_ring *ring_create(void)
     uint64_t size = ring_size_take();
     struct pv_trace_ring *r = NULL;
     uint8_t *buf = pv_trace_map_twice(size, true);
-    if (buf && posix_memalign((void **)&r, PV_TRACE_CACHELINE, sizeof *r) != 0)
+    if (buf && posix_memalign((void **)&r, PV_CACHELINE, sizeof *r) != 0)
         r = NULL;
     if (!buf || !r) {
         int e = errno;
@@ -118,8 +119,8 @@ static struct pv_trace_ring *ring_create(void)
             munmap(buf, 2 * size);
         atomic_fetch_sub_explicit(&ring_bytes, size, memory_order_relaxed);
         if (!atomic_exchange_explicit(&warned, 1, memory_order_relaxed))
-            fprintf(stderr, "pvomp: warning: trace: no buffer for a thread (%s); its events "
-                            "are counted as dropped\n", strerror(e));
+            pv_warn("trace: no buffer for a thread (%s); its events are counted as dropped",
+                    strerror(e));
         return NULL;
     }
     memset(r, 0, sizeof *r);
@@ -253,13 +254,12 @@ void pv_trace_ring_close_self(void)
 }
 
 /* Exported for programs' own events (generated code). */
-__attribute__((visibility("default"))) void *pvomp_trace_begin(uint64_t id, uint32_t size,
-                                                               uint32_t extra)
+PV_EXPORT void *pvomp_trace_begin(uint64_t id, uint32_t size, uint32_t extra)
 {
     return pv_trace_begin(id, size, extra);
 }
 
-__attribute__((visibility("default"))) void pvomp_trace_commit(void)
+PV_EXPORT void pvomp_trace_commit(void)
 {
     pv_trace_commit();
 }

@@ -20,13 +20,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/compiler.h"
 #define PVOMP_TRACE_WEAK /* defined here, not weak */
 #include "pvomp/trace.h"
 #include "trace/clock.h"
 #include "trace/events.h" /* generated from trace-events: ids, flags, trace_<name>() */
 
-#define PV_TRACE_HIDDEN __attribute__((visibility("hidden")))
-#define PV_TRACE_CACHELINE 64
 
 struct pv_trace_ring {
     /* Producer (owner thread) fields. */
@@ -48,7 +47,7 @@ struct pv_trace_ring {
     _Atomic uint64_t dropped;  /* events lost since the last dropped record */
 
     /* Consumer (writer thread) fields, on their own line. */
-    _Alignas(PV_TRACE_CACHELINE) _Atomic uint64_t tail; /* space below is free */
+    _Alignas(PV_CACHELINE) _Atomic uint64_t tail; /* space below is free */
     _Atomic int closed;        /* the owner exited: nothing more will be committed */
     int abandoned;             /* still in flight when the log closed (quiesce gave up) */
     uint64_t stream;           /* unique stream number (tids get reused) */
@@ -58,18 +57,18 @@ struct pv_trace_ring {
 };
 
 extern __thread struct pv_trace_ring *pv_trace_tls
-    __attribute__((tls_model("initial-exec"))) PV_TRACE_HIDDEN;
-extern _Atomic int pv_trace_on PV_TRACE_HIDDEN;    /* file open, writer running */
+    __attribute__((tls_model("initial-exec"))) PV_HIDDEN;
+extern _Atomic int pv_trace_on PV_HIDDEN;    /* file open, writer running */
 
 /* ring.c */
 uint8_t *pv_trace_begin_slow(uint64_t id, uint32_t size, uint32_t extra, uint64_t ts)
-    PV_TRACE_HIDDEN;
-void pv_trace_kick(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
-uint8_t *pv_trace_give_up(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
-void pv_trace_writer_quiesce(void) PV_TRACE_HIDDEN;
-void pv_trace_ring_close_self(void) PV_TRACE_HIDDEN;
-void pv_trace_ring_free(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
-extern _Atomic uint64_t pv_trace_lost PV_TRACE_HIDDEN;
+    PV_HIDDEN;
+void pv_trace_kick(struct pv_trace_ring *r) PV_HIDDEN;
+uint8_t *pv_trace_give_up(struct pv_trace_ring *r) PV_HIDDEN;
+void pv_trace_writer_quiesce(void) PV_HIDDEN;
+void pv_trace_ring_close_self(void) PV_HIDDEN;
+void pv_trace_ring_free(struct pv_trace_ring *r) PV_HIDDEN;
+extern _Atomic uint64_t pv_trace_lost PV_HIDDEN;
 
 /* The header of the record reserved at `head` (pending is its end). */
 static inline uint8_t *pv_trace_put_header(struct pv_trace_ring *r, uint64_t id, uint32_t size,
@@ -106,7 +105,7 @@ static inline bool pv_trace_enter_flight(struct pv_trace_ring *r, uint64_t pendi
  * log open (held.c): reserve a record without looking at pv_trace_on again
  * (the closing thread waits for this flight, so the record is not refused). */
 uint8_t *pv_trace_reserve_in_flight(struct pv_trace_ring *r, uint64_t id, uint32_t size, uint64_t ts)
-    PV_TRACE_HIDDEN;
+    PV_HIDDEN;
 
 /* Reserve and fill in the header of one record (plus `extra` bytes after it)
  * with timestamp `ts`, which must not be earlier than the thread's previous
@@ -184,12 +183,12 @@ struct pv_trace_config {
     uint64_t ring_ns;          /* ... and at most this long (0: no time bound) */
     uint64_t budget;           /* PVOMP_TRACE_BUFFER: all threads' rings together */
 };
-extern struct pv_trace_config pv_trace_cfg PV_TRACE_HIDDEN;
-void pv_trace_init(void) PV_TRACE_HIDDEN;
-void pv_trace_flush_all(void) PV_TRACE_HIDDEN;
+extern struct pv_trace_config pv_trace_cfg PV_HIDDEN;
+void pv_trace_init(void) PV_HIDDEN;
+void pv_trace_flush_all(void) PV_HIDDEN;
 void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, unsigned n)
-    PV_TRACE_HIDDEN;
-void pv_trace_disable_all(void) PV_TRACE_HIDDEN;
+    PV_HIDDEN;
+void pv_trace_disable_all(void) PV_HIDDEN;
 
 /* The length and id of the record at `rec` (in a ring or a chunk). */
 static inline uint64_t pv_trace_rec_len(const uint8_t *rec)
@@ -210,69 +209,69 @@ static inline uint64_t pv_trace_rec_id(const uint8_t *rec)
 
 /* ring.c: `size` bytes mapped twice back to back (NULL: errno); `populate`
  * prefaults them. */
-uint8_t *pv_trace_map_twice(uint64_t size, bool populate) PV_TRACE_HIDDEN;
+uint8_t *pv_trace_map_twice(uint64_t size, bool populate) PV_HIDDEN;
 
 /* writer.c */
 /* The events among the records at p (len bytes of one thread's stream): a
  * dropped record counts what it says, pvtrace_cut records are not events. */
-uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len) PV_TRACE_HIDDEN;
+uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len) PV_HIDDEN;
 /* The newest ring of the registry (the list goes on through ->next); for
  * the crash handler, which takes no lock (flight.c says why it may walk it). */
-struct pv_trace_ring *pv_trace_registry_head(void) PV_TRACE_HIDDEN;
+struct pv_trace_ring *pv_trace_registry_head(void) PV_HIDDEN;
 /* Declarations queued for the writer's next pass (for the crash handler). */
-void pv_trace_meta_pending(const uint8_t **p, size_t *len) PV_TRACE_HIDDEN;
-bool pv_trace_writer_start(void) PV_TRACE_HIDDEN;
-void pv_trace_writer_stop(void) PV_TRACE_HIDDEN;      /* final drain, end record, close */
-void pv_trace_writer_flush(void) PV_TRACE_HIDDEN;     /* drain everything committed so far */
-void pv_trace_writer_wake(void) PV_TRACE_HIDDEN;
-void pv_trace_writer_forget(void) PV_TRACE_HIDDEN;    /* in a fork child */
-int pv_trace_spawn(pthread_t *t, void *(*fn)(void *), const char *name) PV_TRACE_HIDDEN;
-void pv_trace_registry_add(struct pv_trace_ring *r) PV_TRACE_HIDDEN;
+void pv_trace_meta_pending(const uint8_t **p, size_t *len) PV_HIDDEN;
+bool pv_trace_writer_start(void) PV_HIDDEN;
+void pv_trace_writer_stop(void) PV_HIDDEN;      /* final drain, end record, close */
+void pv_trace_writer_flush(void) PV_HIDDEN;     /* drain everything committed so far */
+void pv_trace_writer_wake(void) PV_HIDDEN;
+void pv_trace_writer_forget(void) PV_HIDDEN;    /* in a fork child */
+int pv_trace_spawn(pthread_t *t, void *(*fn)(void *), const char *name) PV_HIDDEN;
+void pv_trace_registry_add(struct pv_trace_ring *r) PV_HIDDEN;
 /* Queue records (mapping + declaration) that the writer must put in the file
  * before any chunk committed after this call. */
-void pv_trace_meta_append(const void *bytes, size_t len) PV_TRACE_HIDDEN;
+void pv_trace_meta_append(const void *bytes, size_t len) PV_HIDDEN;
 
 /* flight.c: ring mode.  The writer puts chunks and the log's own records
  * into an in-memory recorder instead of the file, inside hold/release (the
  * crash handler waits for a release); snapshots are written at a signal, a
  * crash and exit. */
-bool pv_trace_flight_start(const void *preamble, size_t len) PV_TRACE_HIDDEN;
-void pv_trace_flight_hold(void) PV_TRACE_HIDDEN;
-void pv_trace_flight_release(void) PV_TRACE_HIDDEN;
-void pv_trace_flight_meta(const void *bytes, size_t len) PV_TRACE_HIDDEN;
-void pv_trace_flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len) PV_TRACE_HIDDEN;
-uint64_t pv_trace_flight_requested(void) PV_TRACE_HIDDEN; /* snapshot requests so far */
-void pv_trace_flight_serve(uint64_t requested) PV_TRACE_HIDDEN; /* after a pass */
-void pv_trace_flight_stop(void) PV_TRACE_HIDDEN; /* the exit snapshot */
-void pv_trace_flight_forget(void) PV_TRACE_HIDDEN; /* in a fork child */
+bool pv_trace_flight_start(const void *preamble, size_t len) PV_HIDDEN;
+void pv_trace_flight_hold(void) PV_HIDDEN;
+void pv_trace_flight_release(void) PV_HIDDEN;
+void pv_trace_flight_meta(const void *bytes, size_t len) PV_HIDDEN;
+void pv_trace_flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len) PV_HIDDEN;
+uint64_t pv_trace_flight_requested(void) PV_HIDDEN; /* snapshot requests so far */
+void pv_trace_flight_serve(uint64_t requested) PV_HIDDEN; /* after a pass */
+void pv_trace_flight_stop(void) PV_HIDDEN; /* the exit snapshot */
+void pv_trace_flight_forget(void) PV_HIDDEN; /* in a fork child */
 
 /* logfile.c: the log file, written by the writer thread only. */
 struct iovec;
-bool pv_trace_log_open(const char *path) PV_TRACE_HIDDEN; /* false: errno */
-void pv_trace_log_put(struct iovec *iov, int n) PV_TRACE_HIDDEN; /* may change iov */
-void pv_trace_log_sync(void) PV_TRACE_HIDDEN;  /* what was put goes to the file */
-void pv_trace_log_wait(void) PV_TRACE_HIDDEN;  /* ... and is there when this returns */
-void pv_trace_log_close(void) PV_TRACE_HIDDEN; /* sync, close */
-void pv_trace_log_forget(void) PV_TRACE_HIDDEN;
-bool pv_trace_log_failed(void) PV_TRACE_HIDDEN;
-uint64_t pv_trace_log_size(void) PV_TRACE_HIDDEN;
+bool pv_trace_log_open(const char *path) PV_HIDDEN; /* false: errno */
+void pv_trace_log_put(struct iovec *iov, int n) PV_HIDDEN; /* may change iov */
+void pv_trace_log_sync(void) PV_HIDDEN;  /* what was put goes to the file */
+void pv_trace_log_wait(void) PV_HIDDEN;  /* ... and is there when this returns */
+void pv_trace_log_close(void) PV_HIDDEN; /* sync, close */
+void pv_trace_log_forget(void) PV_HIDDEN;
+bool pv_trace_log_failed(void) PV_HIDDEN;
+uint64_t pv_trace_log_size(void) PV_HIDDEN;
 
 /* meta.c: building the records that describe the log. */
 struct pv_trace_buf {
     uint8_t *p;
     size_t len, cap;
 };
-void pv_trace_buf_put(struct pv_trace_buf *b, const void *bytes, size_t len) PV_TRACE_HIDDEN;
-void pv_trace_buf_mapping(struct pv_trace_buf *b, uint64_t id, const char *name) PV_TRACE_HIDDEN;
+void pv_trace_buf_put(struct pv_trace_buf *b, const void *bytes, size_t len) PV_HIDDEN;
+void pv_trace_buf_mapping(struct pv_trace_buf *b, uint64_t id, const char *name) PV_HIDDEN;
 /* An event record with u64 (`s` == NULL) and string arguments: kinds[i] 's' or 'u'. */
 void pv_trace_buf_event(struct pv_trace_buf *b, uint64_t id, uint64_t ts, uint32_t tid,
-                        const char *kinds, ...) PV_TRACE_HIDDEN;
+                        const char *kinds, ...) PV_HIDDEN;
 void pv_trace_buf_decls(struct pv_trace_buf *b, uint64_t base, const struct pvomp_trace_event_desc *d,
-                        unsigned n, uint64_t ts, uint32_t tid) PV_TRACE_HIDDEN;
-void pv_trace_buf_preamble(struct pv_trace_buf *b) PV_TRACE_HIDDEN;
+                        unsigned n, uint64_t ts, uint32_t tid) PV_HIDDEN;
+void pv_trace_buf_preamble(struct pv_trace_buf *b) PV_HIDDEN;
 
 /* objects.c: a pvtrace_object record for each loaded object not recorded yet. */
-void pv_trace_buf_objects(struct pv_trace_buf *b, uint64_t ts) PV_TRACE_HIDDEN;
-void pv_trace_objects_forget(void) PV_TRACE_HIDDEN;
+void pv_trace_buf_objects(struct pv_trace_buf *b, uint64_t ts) PV_HIDDEN;
+void pv_trace_objects_forget(void) PV_HIDDEN;
 
 #endif

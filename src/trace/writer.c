@@ -12,19 +12,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+#include "base/clock.h"
+#include "base/linux.h"
+#include "base/message.h"
 #include "trace/trace.h"
 
 #define CHUNK_HDR PV_TRACE_CHUNK_HDR
@@ -52,17 +52,7 @@ static uint64_t flush_done;
 /* Totals for the end record (writer thread only). */
 static uint64_t n_chunks, n_streams;
 
-static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val, const struct timespec *t)
-{
-    return syscall(SYS_futex, (uint32_t *)uaddr, op | FUTEX_PRIVATE_FLAG, val, t, NULL, 0);
-}
-
 static bool membarrier_ok;
-
-static long membarrier(int cmd)
-{
-    return syscall(SYS_membarrier, cmd, 0, 0);
-}
 
 void pv_trace_writer_wake(void)
 {
@@ -70,7 +60,7 @@ void pv_trace_writer_wake(void)
      * load of kick: either it sees this increment or we see it asleep. */
     atomic_fetch_add_explicit(&kick, 1, memory_order_seq_cst);
     if (atomic_load_explicit(&writer_sleeping, memory_order_seq_cst))
-        futex(&kick, FUTEX_WAKE, 1, NULL);
+        pv_futex_wake(&kick, 1);
 }
 
 void pv_trace_registry_add(struct pv_trace_ring *r)
@@ -240,11 +230,7 @@ static void writer_pass_locked(int final)
     for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
         if (n == s_cap) {
             s_cap = s_cap ? 2 * s_cap : 64;
-            s = realloc(s, s_cap * sizeof *s);
-            if (!s) {
-                fprintf(stderr, "pvomp: trace: out of memory\n");
-                abort();
-            }
+            s = pv_realloc(s, s_cap * sizeof *s);
         }
         s[n++].r = r;
     }
@@ -355,7 +341,7 @@ static void *writer_main(void *arg)
         if (atomic_load_explicit(&kick, memory_order_seq_cst) == k) {
             struct timespec t = { (time_t)(pv_trace_cfg.period_ms / 1000),
                                   (long)(pv_trace_cfg.period_ms % 1000) * 1000000L };
-            futex(&kick, FUTEX_WAIT, k, pv_trace_cfg.period_ms ? &t : NULL);
+            pv_futex_wait_for(&kick, k, pv_trace_cfg.period_ms ? &t : NULL);
         }
         atomic_store_explicit(&writer_sleeping, 0, memory_order_relaxed);
     }
@@ -388,8 +374,8 @@ bool pv_trace_writer_start(void)
         if (!ok)
             return false;
     } else if (!pv_trace_log_open(pv_trace_cfg.path)) {
-        fprintf(stderr, "pvomp: warning: PVOMP_TRACE=%s: cannot create the file (%s); "
-                        "not tracing\n", pv_trace_cfg.path, strerror(errno));
+        pv_warn("PVOMP_TRACE=%s: cannot create the file (%s); not tracing", pv_trace_cfg.path,
+                strerror(errno));
         return false;
     } else {
         pv_trace_buf_preamble(&pre);
@@ -404,14 +390,13 @@ bool pv_trace_writer_start(void)
     }
     int e = pv_trace_spawn(&writer_thread, writer_main, "pvomp-trace");
     if (e != 0) {
-        fprintf(stderr, "pvomp: warning: trace: cannot start the writer thread (%s); "
-                        "not tracing\n", strerror(e));
+        pv_warn("trace: cannot start the writer thread (%s); not tracing", strerror(e));
         if (!pv_trace_cfg.ring)
             pv_trace_log_close();
         return false;
     }
     /* For pv_trace_writer_quiesce at exit. */
-    membarrier_ok = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+    membarrier_ok = pv_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
     atomic_store_explicit(&writer_running, 1, memory_order_release);
     return true;
 }
@@ -438,21 +423,19 @@ void pv_trace_writer_flush(void)
  * counted as dropped instead. */
 void pv_trace_writer_quiesce(void)
 {
-    if (!membarrier_ok || membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+    if (!membarrier_ok || pv_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
         /* No membarrier: a pause instead, which covers a thread that was
          * running in the middle of a record (not one preempted there). */
         struct timespec t = { 0, 2000000 };
         nanosleep(&t, NULL);
     }
-    struct timespec start, now, nap = { 0, 20000 };
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    struct timespec nap = { 0, 20000 };
+    uint64_t start = pv_monotonic_ns();
     pthread_mutex_lock(&reg_lock);
     for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
         while (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE) !=
                atomic_load_explicit(&r->committed, memory_order_acquire)) {
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) >
-                200000000L) {
+            if (pv_monotonic_ns() - start > 200000000u) {
                 atomic_fetch_add_explicit(&pv_trace_lost, 1, memory_order_relaxed);
                 r->abandoned = 1; /* its remembered acquisition is not read either */
                 break;
@@ -485,7 +468,7 @@ void pv_trace_writer_stop(void)
     if (lost)
         pv_trace_buf_event(&tail, PVOMP_TRACE_DROPPED_ID, ts, 0, "u", lost);
     pv_trace_buf_event(&tail, PV_TRACE_EV_pvtrace_end, ts, pid, "uuuu", n_streams, n_chunks,
-                       pv_trace_log_size(), pv_trace_monotonic_ns());
+                       pv_trace_log_size(), pv_monotonic_ns());
     struct iovec iov = { tail.p, tail.len };
     pv_trace_log_put(&iov, 1);
     free(tail.p);

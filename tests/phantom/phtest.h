@@ -9,15 +9,10 @@
 #include <stdlib.h>
 #include <sys/types.h>
 
+#include "../common/check.h"
 #include "pvomp/phantom.h"
 
-#define PH_CHECK(cond)                                                                 \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
+#define PH_CHECK(cond) CHECK(cond)
 
 typedef const volatile struct pvomp_phantom_proc ph_proc_t;
 typedef const volatile struct pvomp_phantom_global ph_global_t;
