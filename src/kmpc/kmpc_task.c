@@ -89,7 +89,8 @@ static void run_task(void *arg)
     for (;;) {
         self.again = 0;
         running = &self;
-        t->routine(gtid, t);
+        if (t->routine) /* NULL: a dependence-only task (taskwait nowait) */
+            t->routine(gtid, t);
         running = outer;
         if (!self.again)
             break;
