@@ -10,6 +10,18 @@
  * is the one whose iend is the loop's end.  Signed loops run as GOMP `long`
  * loops, unsigned ones as `unsigned long long` loops.
  *
+ * libomp's simd schedules keep every chunk but the last a multiple of the
+ * simd width: static_balanced_chunked (45) gives each thread one block
+ * rounded up to the chunk; guided_simd (46) runs the GOMP guided loop over
+ * groups of `chunk` iterations (chunks shrink as libgomp's guided does, by
+ * the number of threads, where libomp's shrink by twice that);
+ * runtime_simd (47) reads run-sched-var as libomp does (see simd_resolve).
+ *
+ * ENTRY: __kmpc_dispatch_init only enters the construct (GOMP_loop_start
+ * without a first range), as libomp's takes no chunk: a thread may take
+ * none at all, or take them only after the others took theirs (an ordered
+ * loop's start still takes the first one, held for the first next call).
+ *
  * KNOWN LIMIT: one dispatch state per thread, so a dispatch loop inside the
  * body of another on the same thread (through a nested parallel region that
  * the thread leads) is not supported yet. */
@@ -49,9 +61,15 @@ bool GOMP_loop_ull_ordered_static_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_dynamic_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_guided_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_runtime_next(ull *, ull *);
+bool GOMP_loop_start(long, long, long, long, long, long *, long *, uintptr_t *, void **);
+bool GOMP_loop_ull_start(bool, ull, ull, ull, long, ull, ull *, ull *, uintptr_t *, void **);
 void GOMP_loop_end_nowait(void);
+void omp_get_schedule(int *kind, int *chunk);
+int omp_get_num_threads(void);
 
 enum gomp_kind { K_STATIC, K_DYNAMIC, K_GUIDED, K_RUNTIME };
+/* GOMP_loop_start's schedule numbers. */
+static const long gomp_sched[] = {[K_STATIC] = 1, [K_DYNAMIC] = 2, [K_GUIDED] = 3, [K_RUNTIME] = 0};
 
 /* libomp's schedule number -> the GOMP loop that implements it. */
 static enum gomp_kind gomp_kind(kmp_int32 schedule, bool *ordered, long *chunk)
@@ -84,6 +102,38 @@ static enum gomp_kind gomp_kind(kmp_int32 schedule, bool *ordered, long *chunk)
     }
 }
 
+/* libomp's simd schedules, for a loop of tc iterations: 47 (the compiler
+ * passes the simd width as the chunk) becomes run-sched-var's schedule, its
+ * chunk times the width (static without a chunk, and auto: 45 with the
+ * width); 45 becomes static chunked by each thread's block rounded up to the
+ * chunk.  Returns the group size for 46 (guided over groups), else 0. */
+static ull simd_resolve(kmp_int32 *schedule, long *chunk, ull tc)
+{
+    long width = *chunk > 0 ? *chunk : 1;
+    if (*schedule == PV_KMP_RUNTIME_SIMD) {
+        int kind, c;
+        omp_get_schedule(&kind, &c);
+        kind &= 0x7fffffff; /* omp_sched_monotonic */
+        if ((kind == 1 && c <= 0) || kind == 4) { /* static, auto */
+            *schedule = PV_KMP_STATIC_BALANCED_CHUNKED;
+        } else {
+            *chunk = width * (c > 0 ? c : 1);
+            *schedule = kind == 1 ? PV_KMP_STATIC_CHUNKED
+                        : kind == 3 ? PV_KMP_GUIDED_SIMD
+                                    : PV_KMP_DYNAMIC_CHUNKED;
+        }
+    }
+    if (*schedule == PV_KMP_STATIC_BALANCED_CHUNKED) {
+        ull nth = (ull)omp_get_num_threads(), w = (ull)width;
+        ull block = nth > 1 ? ((tc + nth - 1) / nth + w - 1) / w * w : tc;
+        *chunk = block > 0 ? (long)block : 1;
+        *schedule = PV_KMP_STATIC_CHUNKED;
+    }
+    if (*schedule == PV_KMP_GUIDED_SIMD)
+        return (ull)(*chunk > 0 ? *chunk : 1);
+    return 0;
+}
+
 /* The loop this thread is handing out (see KNOWN LIMIT above). */
 static __thread struct {
     bool (*next_l)(long *, long *);
@@ -94,15 +144,55 @@ static __thread struct {
     long end_l;
     ull end_u;
     long incr;
+    ull last_iter; /* the loop's last iteration: the last chunk's upper bound */
+    /* guided_simd: the GOMP loop counts groups of `group` iterations from
+     * 0 to `groups`; the chunks start at `lb_l`/`lb_u` (0: not grouped). */
+    ull group, groups;
+    long lb_l;
+    ull lb_u;
 } disp;
+
+/* Iterations of the loop lb..ub (inclusive) by st: modulo 2^64, so that
+ * the difference cannot overflow. */
+static ull trip_count(ull lb, ull ub, long st, bool up)
+{
+    ull span = up ? ub - lb : lb - ub, step = st > 0 ? (ull)st : -(ull)st;
+    return span / step + 1;
+}
 
 static void init_signed(kmp_int32 schedule, long lb, long ub, long st, long chunk)
 {
     bool ordered;
-    enum gomp_kind k = gomp_kind(schedule, &ordered, &chunk);
     long end = st > 0 ? ub + 1 : ub - 1;
+    if (schedule >= PV_KMP_STATIC_BALANCED_CHUNKED && schedule <= PV_KMP_RUNTIME_SIMD &&
+        (st > 0 ? lb <= ub : lb >= ub)) {
+        ull tc = trip_count((ull)lb, (ull)ub, st, st > 0);
+        disp.group = simd_resolve(&schedule, &chunk, tc);
+        if (disp.group) { /* guided over groups: [0, groups) by 1 */
+            disp.groups = (tc + disp.group - 1) / disp.group;
+            disp.lb_l = lb;
+            disp.end_l = end;
+            disp.next_l = GOMP_loop_guided_next;
+            disp.have_first = false;
+            GOMP_loop_start(0, (long)disp.groups, 1, gomp_sched[K_GUIDED], 1, NULL, NULL, NULL,
+                            NULL);
+            return;
+        }
+    }
+    disp.group = 0;
+    enum gomp_kind k = gomp_kind(schedule, &ordered, &chunk);
     if (k != K_STATIC && chunk <= 0)
         chunk = 1;
+    disp.end_l = end;
+    if (!ordered) { /* enter only: libomp's init takes no chunk (see ENTRY) */
+        static bool (*const next[])(long *, long *) = {
+            [K_STATIC] = GOMP_loop_static_next, [K_DYNAMIC] = GOMP_loop_dynamic_next,
+            [K_GUIDED] = GOMP_loop_guided_next, [K_RUNTIME] = GOMP_loop_runtime_next};
+        disp.have_first = false;
+        disp.next_l = next[k];
+        GOMP_loop_start(lb, end, st, gomp_sched[k], chunk, NULL, NULL, NULL, NULL);
+        return;
+    }
     long *s = &disp.first_l, *e = &disp.first_le;
     bool got;
     switch (k) {
@@ -137,10 +227,36 @@ static void init_unsigned(kmp_int32 schedule, ull lb, ull ub, long st, long chun
 {
     bool ordered, up = st > 0;
     long chunk = chunk_in;
+    if (schedule >= PV_KMP_STATIC_BALANCED_CHUNKED && schedule <= PV_KMP_RUNTIME_SIMD &&
+        (up ? lb <= ub : lb >= ub)) {
+        ull tc = trip_count(lb, ub, st, up);
+        disp.group = simd_resolve(&schedule, &chunk, tc);
+        if (disp.group) {
+            disp.groups = (tc + disp.group - 1) / disp.group;
+            disp.lb_u = lb;
+            disp.end_u = up ? ub + 1 : ub - 1;
+            disp.next_u = GOMP_loop_ull_guided_next;
+            disp.have_first = false;
+            GOMP_loop_ull_start(true, 0, disp.groups, 1, gomp_sched[K_GUIDED], 1, NULL, NULL,
+                                NULL, NULL);
+            return;
+        }
+    }
+    disp.group = 0;
     enum gomp_kind k = gomp_kind(schedule, &ordered, &chunk);
     ull end = up ? ub + 1 : ub - 1, incr = (ull)st, c = chunk > 0 ? (ull)chunk : 0;
     if (k != K_STATIC && c == 0)
         c = 1;
+    disp.end_u = end;
+    if (!ordered) { /* enter only, as init_signed */
+        static bool (*const next[])(ull *, ull *) = {
+            [K_STATIC] = GOMP_loop_ull_static_next, [K_DYNAMIC] = GOMP_loop_ull_dynamic_next,
+            [K_GUIDED] = GOMP_loop_ull_guided_next, [K_RUNTIME] = GOMP_loop_ull_runtime_next};
+        disp.have_first = false;
+        disp.next_u = next[k];
+        GOMP_loop_ull_start(up, lb, end, incr, gomp_sched[k], c, NULL, NULL, NULL, NULL);
+        return;
+    }
     ull *s = &disp.first_u, *e = &disp.first_ue;
     bool got;
     switch (k) {
@@ -173,18 +289,40 @@ static void init_unsigned(kmp_int32 schedule, ull lb, ull ub, long st, long chun
 
 /* The next chunk as [*s, *e) of the signed loop; false (and the loop ended
  * for this thread) when there is none. */
+/* A chunk of groups [*s, *e) as iterations (guided_simd). */
+static void ungroup_signed(long *s, long *e)
+{
+    long step = (long)disp.group * disp.incr;
+    bool last = (ull)*e == disp.groups;
+    *s = (long)((ull)disp.lb_l + (ull)*s * (ull)step);
+    *e = last ? disp.end_l : (long)((ull)disp.lb_l + (ull)*e * (ull)step);
+}
+
 static bool next_signed(long *s, long *e)
 {
     if (disp.have_first) {
         disp.have_first = false;
         *s = disp.first_l, *e = disp.first_le;
+        if (disp.group)
+            ungroup_signed(s, e);
         return true;
     }
-    if (disp.next_l && disp.next_l(s, e))
+    if (disp.next_l && disp.next_l(s, e)) {
+        if (disp.group)
+            ungroup_signed(s, e);
         return true;
+    }
     disp.next_l = NULL;
     GOMP_loop_end_nowait();
     return false;
+}
+
+static void ungroup_unsigned(ull *s, ull *e)
+{
+    ull step = disp.group * (ull)disp.incr;
+    bool last = *e == disp.groups;
+    *s = disp.lb_u + *s * step;
+    *e = last ? disp.end_u : disp.lb_u + *e * step;
 }
 
 static bool next_unsigned(ull *s, ull *e)
@@ -192,10 +330,15 @@ static bool next_unsigned(ull *s, ull *e)
     if (disp.have_first) {
         disp.have_first = false;
         *s = disp.first_u, *e = disp.first_ue;
+        if (disp.group)
+            ungroup_unsigned(s, e);
         return true;
     }
-    if (disp.next_u && disp.next_u(s, e))
+    if (disp.next_u && disp.next_u(s, e)) {
+        if (disp.group)
+            ungroup_unsigned(s, e);
         return true;
+    }
     disp.next_u = NULL;
     GOMP_loop_end_nowait();
     return false;
@@ -209,6 +352,7 @@ static bool next_unsigned(ull *s, ull *e)
     {                                                                                        \
         (void)loc, (void)gtid;                                                               \
         disp.incr = st;                                                                      \
+        disp.last_iter = (ull)lb + (trip_count((ull)lb, (ull)ub, st, st > 0) - 1) * (ull)st; \
         init(schedule, lb, ub, st, chunk);                                                   \
     }                                                                                        \
     PV_EXPORT int __kmpc_dispatch_next_##suffix(ident_t *loc, kmp_int32 gtid,           \
@@ -220,7 +364,8 @@ static bool next_unsigned(ull *s, ull *e)
         if (!next(&s, &e))                                                                   \
             return 0;                                                                        \
         *p_lb = (T)s;                                                                        \
-        *p_ub = (T)(disp.incr > 0 ? e - 1 : e + 1);                                          \
+        /* each chunk's upper bound is its last iteration, as libomp's */                   \
+        *p_ub = (T)(e == disp.END ? (W)disp.last_iter : e - (W)disp.incr);                   \
         if (p_st)                                                                            \
             *p_st = (S)disp.incr;                                                            \
         if (p_last)                                                                          \

@@ -89,7 +89,8 @@ static void run_task(void *arg)
     for (;;) {
         self.again = 0;
         running = &self;
-        t->routine(gtid, t);
+        if (t->routine) /* NULL: a dependence-only task (taskwait nowait) */
+            t->routine(gtid, t);
         running = outer;
         if (!self.again)
             break;
@@ -140,8 +141,17 @@ PV_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *ne
 typedef struct {
     intptr_t base_addr;
     size_t len;
-    uint8_t flags; /* 1 in, 2 out, 4 mutexinoutset, 8 inoutset */
+    uint8_t flags; /* 1 in, 2 out, 4 mutexinoutset, 8 inoutset, 0x80 all */
 } kmp_depend_info_t;
+
+enum { KMP_DEP_ALL = 0x80 };
+
+/* omp_all_memory in libomp's records: the `all` flag bit, or (as libomp
+ * also reads it) an address of all ones. */
+static bool is_all_memory(const kmp_depend_info_t *d)
+{
+    return (d->flags & KMP_DEP_ALL) || (uintptr_t)d->base_addr == UINTPTR_MAX;
+}
 
 /* The GOMP depend array (new layout: [0, n, nout, nmutex, nin, addr...,
  * depobj...]) for libomp's records; inoutset items go as depobjs, whose
@@ -149,6 +159,13 @@ typedef struct {
 static void **gomp_depend(void **buf, void *(*objs)[2], kmp_int32 n, const kmp_depend_info_t *d)
 {
     size_t nout = 0, nin = 0, nset = 0, k = 5;
+    for (kmp_int32 i = 0; i < n; i++)
+        if (is_all_memory(&d[i])) { /* as libomp: the other items add nothing */
+            /* pvomp's (gcc 13's) omp_all_memory: one out item, address NULL */
+            buf[0] = 0, buf[1] = (void *)1, buf[2] = (void *)1, buf[3] = 0, buf[4] = 0;
+            buf[5] = NULL;
+            return buf;
+        }
     for (kmp_int32 i = 0; i < n; i++) {
         if (d[i].flags & 8)
             nset++;

@@ -32,6 +32,7 @@ struct pv_global_icv pv_gicv = {
     .affinity_format = default_affinity_format,
     .default_allocator = 1, /* omp_default_mem_alloc */
     .wait_policy = PV_WAIT_DEFAULT,
+    .task_throttle = 64, /* as libgomp */
 };
 
 unsigned pv_num_procs = 1;
@@ -113,6 +114,26 @@ static bool env_int(const char *name, int *out, bool allow_zero)
     }
     *out = (int)v;
     return true;
+}
+
+/* KMP_ENABLE_TASK_THROTTLING (libomp's setting, in its boolean forms):
+ * false lets a team queue any number of tasks (src/runtime/task.c). */
+static void parse_task_throttling(void)
+{
+    const char *value = getenv("KMP_ENABLE_TASK_THROTTLING");
+    if (!value)
+        return;
+    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
+    for (int i = 0; i < 4; i++) {
+        const char *p = skip_ws(value), *q = p;
+        if (eat_word(&p, yes[i]) && only_ws_left(p))
+            return;
+        if (eat_word(&q, no[i]) && only_ws_left(q)) {
+            pv_gicv.task_throttle = UINT32_MAX;
+            return;
+        }
+    }
+    bad_value("KMP_ENABLE_TASK_THROTTLING", value);
 }
 
 /* Boolean: true / false. */
@@ -592,6 +613,7 @@ void pv_env_init(void)
     }
 
     parse_wait();
+    parse_task_throttling();
     parse_stack();
     parse_display_env();
     if (pv_gicv.display_env)

@@ -80,6 +80,8 @@ struct pv_global_icv {
     char *affinity_format;
     bool display_affinity;
     unsigned default_allocator;    /* omp_allocator_handle_t value */
+    uint32_t task_throttle;        /* tasks per thread before new ones run at once (64;
+                                      KMP_ENABLE_TASK_THROTTLING=0: UINT32_MAX, never) */
 };
 
 extern struct pv_icv pv_initial_icv;      /* of the initial task */

@@ -206,10 +206,14 @@ void pv_task_spawn(const struct pv_task_args *a, bool deferrable);
 /* True when new tasks of the current task must be discarded (cancellation). */
 bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent);
 /* The throttle: the team holds so many tasks that new ones run at once. */
-static inline bool pv_task_throttled(struct pv_team *team, unsigned more)
+static inline uint64_t pv_task_throttle_limit(const struct pv_team *team)
 {
-    return atomic_load_explicit(&team->task_count, memory_order_relaxed) + more >
-           64u * team->nthreads;
+    return (uint64_t)pv_gicv.task_throttle * team->nthreads;
+}
+static inline bool pv_task_throttled(struct pv_team *team, uint64_t more)
+{
+    return (uint64_t)atomic_load_explicit(&team->task_count, memory_order_relaxed) + more >
+           pv_task_throttle_limit(team);
 }
 
 /* Taskgroups (task.c): the bodies of GOMP_taskgroup_start/end. */

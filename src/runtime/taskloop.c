@@ -105,9 +105,9 @@ static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void 
         .bounds = true,
     };
     bool deferrable = (flags & PV_GTF_IF) && team && thr->task && !thr->task->final &&
-                      !pv_task_throttled(team, sp.ntasks > 64u * team->nthreads
-                                                   ? 64u * team->nthreads
-                                                   : (unsigned)sp.ntasks);
+                      !pv_task_throttled(team, sp.ntasks < pv_task_throttle_limit(team)
+                                                   ? sp.ntasks
+                                                   : pv_task_throttle_limit(team));
     bool skip = pv_unlikely(pv_gicv.cancel_var) && team && thr->task &&
                 pv_task_creation_cancelled(team, thr->task);
 
