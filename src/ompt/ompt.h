@@ -63,7 +63,7 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
 #define pv_ompt_entry_ra()                                                              \
     ({                                                                                  \
         __asm__ volatile("" ::: "memory");                                              \
-        (const void *)__builtin_return_address(0);                                      \
+        pv_ompt_take_codeptr(__builtin_return_address(0));                              \
     })
 
 /* Callbacks in progress, counted in 64 slots (a thread's slot is a hash of
@@ -131,6 +131,8 @@ struct pv_ompt_thread {
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
     uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
+    const void *given_codeptr;    /* PV_OMPT_GIVE: a __kmpc_* entry's return address */
+    void *given_frame;            /* ... and its CFA, for the GOMP entry it calls */
     const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
     void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
@@ -154,6 +156,53 @@ struct pv_ompt_thread {
 extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
     __attribute__((tls_model("initial-exec")));
 
+/* The hand-over from libomp's ABI (src/kmpc): a __kmpc_* entry point that
+ * calls a GOMP entry point gives it, with PV_OMPT_GIVE, its own return
+ * address (the clang program's call) and CFA; the GOMP entry's
+ * pv_ompt_entry_ra, PV_OMPT_ENTRY and PV_OMPT_FRAME take them, once, in
+ * place of their own.  Both are given and taken only with a tool attached
+ * (inside the sites' pv_ompt_tool() branches), so a program without a tool
+ * pays nothing; a GOMP entry that may return without taking them is
+ * followed by PV_OMPT_GIVEN_DROP in its caller. */
+static inline const void *pv_ompt_take_codeptr(const void *own)
+{
+    const void *given = pv_ompt_thr.given_codeptr;
+    if (!given)
+        return own;
+    pv_ompt_thr.given_codeptr = NULL;
+    return given;
+}
+
+static inline void *pv_ompt_take_given_frame(void *own)
+{
+    void *given = pv_ompt_thr.given_frame;
+    if (!given)
+        return own;
+    pv_ompt_thr.given_frame = NULL;
+    return given;
+}
+
+/* Both, for a GOMP entry that takes both (PV_OMPT_ENTRY, or PV_OMPT_FRAME
+ * with pv_ompt_entry_ra); PV_OMPT_GIVE_RA: the address alone, for one that
+ * takes only pv_ompt_entry_ra. */
+#define PV_OMPT_GIVE()                                                                 \
+    do {                                                                               \
+        if (pv_ompt_tool()) {                                                          \
+            pv_ompt_thr.given_codeptr = __builtin_return_address(0);                   \
+            pv_ompt_thr.given_frame = __builtin_dwarf_cfa();                           \
+        }                                                                              \
+    } while (0)
+#define PV_OMPT_GIVE_RA()                                                              \
+    do {                                                                               \
+        if (pv_ompt_tool())                                                            \
+            pv_ompt_thr.given_codeptr = __builtin_return_address(0);                   \
+    } while (0)
+#define PV_OMPT_GIVEN_DROP()                                                           \
+    do {                                                                               \
+        if (pv_ompt_tool())                                                            \
+            pv_ompt_thr.given_codeptr = NULL, pv_ompt_thr.given_frame = NULL;          \
+    } while (0)
+
 /* In GOMP_parallel*, GOMP_task*, GOMP_taskloop*: where the program called
  * from and the entry's frame, for the first event of the call.  The frame is
  * the entry's CFA (ompt_frame_cfa): unlike __builtin_frame_address it does
@@ -166,8 +215,8 @@ extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
 /* The same, inside a branch already taken only with a tool attached. */
 #define PV_OMPT_ENTRY_SET()                                                  \
     do {                                                                     \
-        pv_ompt_thr.codeptr = __builtin_return_address(0);                   \
-        pv_ompt_thr.enter_frame = __builtin_dwarf_cfa();                    \
+        pv_ompt_thr.codeptr = pv_ompt_take_codeptr(__builtin_return_address(0)); \
+        pv_ompt_thr.enter_frame = pv_ompt_take_given_frame(__builtin_dwarf_cfa()); \
     } while (0)
 
 /* Inside a site's `if (pv_ompt_tool())` branch of an entry point whose task
@@ -175,7 +224,7 @@ extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
  * which the wait's event function makes the current task's enter_frame
  * while the task is suspended there.  Without it that function finds the
  * entry's frame by unwinding (pv_ompt_caller). */
-#define PV_OMPT_FRAME() (pv_ompt_thr.enter_frame = __builtin_dwarf_cfa())
+#define PV_OMPT_FRAME() (pv_ompt_thr.enter_frame = pv_ompt_take_given_frame(__builtin_dwarf_cfa()))
 
 struct pv_team;
 struct pv_task;
