@@ -132,6 +132,7 @@ PV_KMPC_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro mi
     unsigned n = pushed_threads, bind = pushed_bind;
     pushed_threads = pushed_bind = 0;
     PV_OMPT_GIVE(); /* the region's codeptr_ra and enter_frame: the program's call */
+    PV_OMPT_GIVE_BODY(microtask);
     GOMP_parallel(pv_kmpc_body, &a, n, bind);
 }
 

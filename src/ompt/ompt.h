@@ -133,6 +133,8 @@ struct pv_ompt_thread {
     uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
     const void *given_codeptr;    /* PV_OMPT_GIVE: a __kmpc_* entry's return address */
     void *given_frame;            /* ... and its CFA, for the GOMP entry it calls */
+    void (*given_body)(void *);   /* __kmpc_fork_call: the program's microtask, the
+                                     region's body in place of the runtime's */
     const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
     void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
@@ -196,6 +198,14 @@ static inline void *pv_ompt_take_given_frame(void *own)
     do {                                                                               \
         if (pv_ompt_tool())                                                            \
             pv_ompt_thr.given_codeptr = __builtin_return_address(0);                   \
+    } while (0)
+/* __kmpc_fork_call, with PV_OMPT_GIVE: the region's body is the program's
+ * microtask, not the runtime's function that calls it (pv_ompt_parallel_begin
+ * takes it): the stand-in codeptr_ra of a tail call from the body. */
+#define PV_OMPT_GIVE_BODY(body)                                                        \
+    do {                                                                               \
+        if (pv_ompt_tool())                                                            \
+            pv_ompt_thr.given_body = (void (*)(void *))(void (*)(void))(body);         \
     } while (0)
 #define PV_OMPT_GIVEN_DROP()                                                           \
     do {                                                                               \
