@@ -17,7 +17,8 @@
  * src/ompt finds the program's return address by unwinding to the first
  * frame outside pvomp (only when a tool is attached).  GOMP_parallel,
  * GOMP_parallel_start, GOMP_task and GOMP_taskloop hand theirs down with
- * PV_OMPT_ENTRY(), consumed by the first event of the call. */
+ * PV_OMPT_ENTRY(), consumed by the first event of the call.  A __kmpc_*
+ * entry point that calls a GOMP one gives it its own first (PV_OMPT_GIVE). */
 #ifndef PV_OMPT_OMPT_H
 #define PV_OMPT_OMPT_H
 
