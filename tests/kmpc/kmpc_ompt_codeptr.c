@@ -10,6 +10,7 @@
 #include <omp.h>
 #include <stdio.h>
 
+#include "kmpc_tool.h"
 #include "pvomp_check.h"
 #include "omp_test.h"
 
@@ -108,17 +109,7 @@ static int tool_init(ompt_function_lookup_t lookup, int dev, ompt_data_t *data)
     return get_task_info != NULL;
 }
 
-static void tool_fini(ompt_data_t *data)
-{
-    (void)data;
-}
-
-ompt_start_tool_result_t *ompt_start_tool(unsigned version, const char *runtime)
-{
-    (void)version, (void)runtime;
-    static ompt_start_tool_result_t r = {tool_init, tool_fini, {0}};
-    return &r;
-}
+KMPC_TOOL(tool_init)
 
 /* The current implicit task's exit_frame is the frame of the runtime's
  * function that called this region's outlined body: its caller's frame
