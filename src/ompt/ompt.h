@@ -64,7 +64,7 @@ extern PV_OMPT_HIDDEN bool pv_ompt_active;
 #define pv_ompt_entry_ra()                                                              \
     ({                                                                                  \
         __asm__ volatile("" ::: "memory");                                              \
-        pv_ompt_take_codeptr(__builtin_return_address(0));                              \
+        pv_ompt_take_given_ra(__builtin_return_address(0));                             \
     })
 
 /* Callbacks in progress, counted in 64 slots (a thread's slot is a hash of
@@ -167,7 +167,7 @@ extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
  * (inside the sites' pv_ompt_tool() branches), so a program without a tool
  * pays nothing; a GOMP entry that may return without taking them is
  * followed by PV_OMPT_GIVEN_DROP in its caller. */
-static inline const void *pv_ompt_take_codeptr(const void *own)
+static inline const void *pv_ompt_take_given_ra(const void *own)
 {
     const void *given = pv_ompt_thr.given_codeptr;
     if (!given)
@@ -226,7 +226,7 @@ static inline void *pv_ompt_take_given_frame(void *own)
 /* The same, inside a branch already taken only with a tool attached. */
 #define PV_OMPT_ENTRY_SET()                                                  \
     do {                                                                     \
-        pv_ompt_thr.codeptr = pv_ompt_take_codeptr(__builtin_return_address(0)); \
+        pv_ompt_thr.codeptr = pv_ompt_take_given_ra(__builtin_return_address(0)); \
         pv_ompt_thr.enter_frame = pv_ompt_take_given_frame(__builtin_dwarf_cfa()); \
     } while (0)
 
