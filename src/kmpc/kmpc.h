@@ -65,6 +65,12 @@ struct pv_kmpc_args {
 void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap);
 void pv_kmpc_body(void *data);
 
+/* GOMP_barrier's body, inlined in an exported __kmpc_* entry point (which
+ * includes runtime/barrier_site.h): its return address and frame are the
+ * events' codeptr_ra and the waiting task's enter_frame, as GOMP_barrier's
+ * are for gcc's code. */
+#define PV_KMPC_BARRIER() pv_barrier_at(PV_BARRIER_EXPLICIT, 0, true)
+
 /* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
 

@@ -86,7 +86,8 @@ PV_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind
 /* Calls the microtask with every shared argument.  Passing the unused
  * trailing slots too is harmless in the psABIs pvomp supports (x86-64,
  * AArch64): the caller owns the stack arguments. */
-static void invoke_microtask(const struct pv_kmpc_args *a, kmp_int32 gtid, kmp_int32 btid)
+static inline __attribute__((always_inline)) void
+invoke_microtask(const struct pv_kmpc_args *a, kmp_int32 gtid, kmp_int32 btid)
 {
     void *const *v = a->argv;
     if (a->argc <= 4) {
@@ -98,8 +99,14 @@ static void invoke_microtask(const struct pv_kmpc_args *a, kmp_int32 gtid, kmp_i
           v[23], v[24], v[25], v[26], v[27], v[28], v[29]);
 }
 
+/* The frame that calls the microtask is the implicit task's exit_frame, as
+ * in libomp (a tool compares it with the microtask's
+ * __builtin_frame_address(1)), not the frame of the runtime's call to this
+ * body. */
 void pv_kmpc_body(void *data)
 {
+    if (pv_ompt_tool())
+        pv_ompt_exit_frame(__builtin_frame_address(0));
     invoke_microtask(data, pv_kmpc_gtid(), omp_get_thread_num());
 }
 
@@ -124,6 +131,8 @@ PV_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microta
     va_end(ap);
     unsigned n = pushed_threads, bind = pushed_bind;
     pushed_threads = pushed_bind = 0;
+    PV_OMPT_GIVE(); /* the region's codeptr_ra and enter_frame: the program's call */
+    PV_OMPT_GIVE_BODY(microtask);
     GOMP_parallel(pv_kmpc_body, &a, n, bind);
 }
 
@@ -138,6 +147,7 @@ PV_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
     (void)loc, (void)gtid;
     pushed_threads = pushed_bind = 0;
     pv_affinity_display_kmp();
+    PV_OMPT_GIVE();
     GOMP_parallel_start(serialized_body, NULL, 1);
 }
 

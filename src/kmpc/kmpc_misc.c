@@ -2,6 +2,7 @@
  * scope, the split barriers, OpenMP 5.1 num_teams bounds, pause,
  * target-offload, allocators. */
 #include "kmpc/kmpc.h"
+#include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h" /* pv_gicv */
 
 void GOMP_warning(const char *msg, size_t msglen);
@@ -41,24 +42,24 @@ PV_EXPORT void __kmpc_end_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
 PV_EXPORT kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    GOMP_barrier();
+    PV_KMPC_BARRIER();
     if (omp_get_thread_num() == 0)
         return 1;
-    GOMP_barrier(); /* the primary's end_barrier_master */
+    PV_KMPC_BARRIER(); /* the primary's end_barrier_master */
     return 0;
 }
 
 PV_EXPORT void __kmpc_end_barrier_master(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    GOMP_barrier();
+    PV_KMPC_BARRIER();
 }
 
 /* The same, the others not waiting for the primary's block. */
 PV_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    GOMP_barrier();
+    PV_KMPC_BARRIER();
     return omp_get_thread_num() == 0;
 }
 

@@ -4,6 +4,7 @@
  * (libomp's critical method) with the lock clang passes, a kmp_critical_name
  * of its own per reduction; a team of one skips the lock. */
 #include "kmpc/kmpc.h"
+#include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 typedef void (*reduce_fn)(void *lhs, void *rhs);
@@ -57,5 +58,5 @@ PV_EXPORT void __kmpc_end_reduce(ident_t *loc, kmp_int32 gtid, kmp_critical_name
 {
     (void)loc, (void)gtid;
     reduce_end(lck, __builtin_return_address(0));
-    GOMP_barrier();
+    PV_KMPC_BARRIER();
 }

@@ -3,17 +3,19 @@
 #include <stdatomic.h>
 
 #include "kmpc/kmpc.h"
+#include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 PV_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    GOMP_barrier();
+    PV_KMPC_BARRIER();
 }
 
 PV_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    PV_OMPT_GIVE_RA();
     return GOMP_single_start();
 }
 
@@ -121,8 +123,8 @@ PV_EXPORT void __kmpc_copyprivate(ident_t *loc, kmp_int32 gtid, size_t cpy_size,
     (void)loc, (void)gtid, (void)cpy_size;
     if (didit)
         atomic_store_explicit(&copyprivate_src, cpy_data, memory_order_relaxed);
-    GOMP_barrier(); /* publishes the source (the barrier orders memory) */
+    PV_KMPC_BARRIER(); /* publishes the source (the barrier orders memory) */
     if (!didit)
         cpy_func(cpy_data, atomic_load_explicit(&copyprivate_src, memory_order_relaxed));
-    GOMP_barrier(); /* the source outlives every copy */
+    PV_KMPC_BARRIER(); /* the source outlives every copy */
 }

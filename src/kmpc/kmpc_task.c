@@ -132,7 +132,9 @@ PV_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *ne
 {
     (void)loc, (void)gtid;
     PV_TASK_SITE_OUTER_BEGIN();
+    PV_OMPT_GIVE();
     pv_kmpc_task_submit(new_task, NULL);
+    PV_OMPT_GIVEN_DROP(); /* not taken by an untied task's next part */
     PV_TASK_SITE_OUTER_END();
     return 0; /* TASK_CURRENT_NOT_QUEUED, as libomp returns */
 }
@@ -156,9 +158,16 @@ static bool is_all_memory(const kmp_depend_info_t *d)
 /* The GOMP depend array (new layout: [0, n, nout, nmutex, nin, addr...,
  * depobj...]) for libomp's records; inoutset items go as depobjs, whose
  * {addr, kind} pairs live in `objs`.  Returns the array (in `buf`). */
+enum { DEP_OUT, DEP_MUTEX, DEP_IN, DEP_SET, DEP_KINDS }; /* the array's order */
+
+static int dep_kind(uint8_t flags)
+{
+    return flags & 8 ? DEP_SET : flags & 4 ? DEP_MUTEX : flags & 2 ? DEP_OUT : DEP_IN;
+}
+
 static void **gomp_depend(void **buf, void *(*objs)[2], kmp_int32 n, const kmp_depend_info_t *d)
 {
-    size_t nout = 0, nin = 0, nset = 0, k = 5;
+    size_t count[DEP_KINDS] = {0}, k = 5;
     for (kmp_int32 i = 0; i < n; i++)
         if (is_all_memory(&d[i])) { /* as libomp: the other items add nothing */
             /* pvomp's (gcc 13's) omp_all_memory: one out item, address NULL */
@@ -166,22 +175,15 @@ static void **gomp_depend(void **buf, void *(*objs)[2], kmp_int32 n, const kmp_d
             buf[5] = NULL;
             return buf;
         }
-    for (kmp_int32 i = 0; i < n; i++) {
-        if (d[i].flags & 8)
-            nset++;
-        else if (d[i].flags & 6)
-            nout++;
-        else
-            nin++;
-    }
-    buf[0] = 0, buf[1] = (void *)(uintptr_t)n, buf[2] = (void *)(uintptr_t)nout, buf[3] = 0;
-    buf[4] = (void *)(uintptr_t)nin;
-    for (int pass = 0; pass < 3; pass++)
+    for (kmp_int32 i = 0; i < n; i++)
+        count[dep_kind(d[i].flags)]++;
+    buf[0] = 0, buf[1] = (void *)(uintptr_t)n, buf[2] = (void *)(uintptr_t)count[DEP_OUT];
+    buf[3] = (void *)(uintptr_t)count[DEP_MUTEX], buf[4] = (void *)(uintptr_t)count[DEP_IN];
+    for (int pass = 0; pass < DEP_KINDS; pass++)
         for (kmp_int32 i = 0; i < n; i++) {
-            int kind = d[i].flags & 8 ? 2 : d[i].flags & 6 ? 0 : 1;
-            if (kind != pass)
+            if (dep_kind(d[i].flags) != pass)
                 continue;
-            if (kind == 2) {
+            if (pass == DEP_SET) {
                 objs[0][0] = (void *)d[i].base_addr;
                 objs[0][1] = (void *)(uintptr_t)PV_DEP_INOUTSET;
                 buf[k++] = objs[0];
@@ -201,14 +203,17 @@ PV_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid,
 {
     (void)loc, (void)gtid, (void)ndeps_noalias, (void)noalias_dep_list;
     PV_TASK_SITE_OUTER_BEGIN();
+    PV_OMPT_GIVE();
     if (ndeps <= 0) {
         pv_kmpc_task_submit(new_task, NULL);
+        PV_OMPT_GIVEN_DROP();
         PV_TASK_SITE_OUTER_END();
         return 0;
     }
     void **buf = pv_malloc((5 + (size_t)ndeps) * sizeof(void *) + (size_t)ndeps * 2 * sizeof(void *));
     void *(*objs)[2] = (void *(*)[2])(buf + 5 + ndeps);
     pv_kmpc_task_submit(new_task, gomp_depend(buf, objs, ndeps, dep_list));
+    PV_OMPT_GIVEN_DROP();
     PV_TASK_SITE_OUTER_END();
     free(buf); /* GOMP_task has registered the dependences */
     return 0;
@@ -223,7 +228,9 @@ PV_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndep
         return;
     void **buf = pv_malloc((5 + (size_t)ndeps) * sizeof(void *) + (size_t)ndeps * 2 * sizeof(void *));
     void *(*objs)[2] = (void *(*)[2])(buf + 5 + ndeps);
+    PV_OMPT_GIVE();
     GOMP_taskwait_depend(gomp_depend(buf, objs, ndeps, dep_list));
+    PV_OMPT_GIVEN_DROP(); /* not taken when there is nothing to wait for */
     free(buf);
 }
 
@@ -283,6 +290,7 @@ __asm__(".symver pv_kmp_omp_fulfill_event, omp_fulfill_event@VERSION");
 PV_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
+    PV_OMPT_GIVE();
     GOMP_taskwait();
     return 0;
 }

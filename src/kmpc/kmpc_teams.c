@@ -1,5 +1,7 @@
 /* The host teams construct and cancellation through libomp's ABI. */
 #include "kmpc/kmpc.h"
+#include "runtime/barrier_site.h" /* pv_barrier_at */
+#include "runtime/internal.h"     /* PV_OMPT_GIVE */
 
 void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
                     unsigned flags);
@@ -28,6 +30,7 @@ PV_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microt
     va_end(ap);
     unsigned teams = pushed_teams, limit = pushed_limit;
     pushed_teams = pushed_limit = 0;
+    PV_OMPT_GIVE_RA(); /* the league's codeptr_ra: the program's call */
     GOMP_teams_reg(pv_kmpc_body, &a, teams, limit, 0);
 }
 
@@ -48,18 +51,28 @@ PV_EXPORT kmp_int32 __kmpc_cancel(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
 {
     (void)loc, (void)gtid;
     int which = gomp_which(kind);
-    return which ? GOMP_cancel(which, true) : 0;
+    if (!which)
+        return 0;
+    PV_OMPT_GIVE_RA();
+    kmp_int32 cancelled = GOMP_cancel(which, true);
+    PV_OMPT_GIVEN_DROP(); /* not taken when cancellation is off */
+    return cancelled;
 }
 
 PV_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t *loc, kmp_int32 gtid, kmp_int32 kind)
 {
     (void)loc, (void)gtid;
     int which = gomp_which(kind);
-    return which ? GOMP_cancellation_point(which) : 0;
+    if (!which)
+        return 0;
+    PV_OMPT_GIVE_RA();
+    kmp_int32 cancelled = GOMP_cancellation_point(which);
+    PV_OMPT_GIVEN_DROP(); /* taken only when cancelled */
+    return cancelled;
 }
 
 PV_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
-    return GOMP_barrier_cancel();
+    return pv_barrier_at(PV_BARRIER_CANCEL, 0, true);
 }

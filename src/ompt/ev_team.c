@@ -88,7 +88,8 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     team->ompt.flags = flags;
     team->ompt.combined_work = team->ws_seq0 ? combined : 0;
     team->ompt.encountering = enc;
-    team->ompt.fn = fn;
+    team->ompt.fn = me->given_body ? me->given_body : fn; /* PV_OMPT_GIVE_BODY */
+    me->given_body = NULL;
     team->ompt.enclosing = pv_ompt_cur_parallel();
     for (unsigned i = 0; i < n; i++) {
         struct pv_ompt_task *o = &team->implicit[i].ompt;

@@ -17,7 +17,8 @@
  * src/ompt finds the program's return address by unwinding to the first
  * frame outside pvomp (only when a tool is attached).  GOMP_parallel,
  * GOMP_parallel_start, GOMP_task and GOMP_taskloop hand theirs down with
- * PV_OMPT_ENTRY(), consumed by the first event of the call. */
+ * PV_OMPT_ENTRY(), consumed by the first event of the call.  A __kmpc_*
+ * entry point that calls a GOMP one gives it its own first (PV_OMPT_GIVE). */
 #ifndef PV_OMPT_OMPT_H
 #define PV_OMPT_OMPT_H
 
@@ -64,7 +65,7 @@ extern PV_HIDDEN bool pv_ompt_active;
 #define pv_ompt_entry_ra()                                                              \
     ({                                                                                  \
         __asm__ volatile("" ::: "memory");                                              \
-        (const void *)__builtin_return_address(0);                                      \
+        pv_ompt_take_given_ra(__builtin_return_address(0));                             \
     })
 
 /* Callbacks in progress, counted in 64 slots (a thread's slot is a hash of
@@ -132,6 +133,10 @@ struct pv_ompt_thread {
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
     uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
+    const void *given_codeptr;    /* PV_OMPT_GIVE: a __kmpc_* entry's return address */
+    void *given_frame;            /* ... and its CFA, for the GOMP entry it calls */
+    void (*given_body)(void *);   /* __kmpc_fork_call: the program's microtask, the
+                                     region's body in place of the runtime's */
     const void *dep_wait_codeptr; /* an undeferred task's dependence wait: the call's */
     void *dep_wait_frame;         /* codeptr and frame, for the task's own task_create */
     int work[PV_OMPT_WORK_LEVELS]; /* ompt_work_t of the construct the thread is in, by level */
@@ -154,6 +159,61 @@ struct pv_ompt_thread {
 
 extern __thread PV_HIDDEN struct pv_ompt_thread pv_ompt_thr
     __attribute__((tls_model("initial-exec")));
+
+/* The hand-over from libomp's ABI (src/kmpc): a __kmpc_* entry point that
+ * calls a GOMP entry point gives it, with PV_OMPT_GIVE, its own return
+ * address (the clang program's call) and CFA; the GOMP entry's
+ * pv_ompt_entry_ra, PV_OMPT_ENTRY and PV_OMPT_FRAME take them, once, in
+ * place of their own.  Both are given and taken only with a tool attached
+ * (inside the sites' pv_ompt_tool() branches), so a program without a tool
+ * pays nothing; a GOMP entry that may return without taking them is
+ * followed by PV_OMPT_GIVEN_DROP in its caller. */
+static inline const void *pv_ompt_take_given_ra(const void *own)
+{
+    const void *given = pv_ompt_thr.given_codeptr;
+    if (!given)
+        return own;
+    pv_ompt_thr.given_codeptr = NULL;
+    return given;
+}
+
+static inline void *pv_ompt_take_given_frame(void *own)
+{
+    void *given = pv_ompt_thr.given_frame;
+    if (!given)
+        return own;
+    pv_ompt_thr.given_frame = NULL;
+    return given;
+}
+
+/* Both, for a GOMP entry that takes both (PV_OMPT_ENTRY, or PV_OMPT_FRAME
+ * with pv_ompt_entry_ra); PV_OMPT_GIVE_RA: the address alone, for one that
+ * takes only pv_ompt_entry_ra. */
+#define PV_OMPT_GIVE()                                                                 \
+    do {                                                                               \
+        if (pv_ompt_tool()) {                                                          \
+            pv_ompt_thr.given_codeptr = __builtin_return_address(0);                   \
+            pv_ompt_thr.given_frame = __builtin_dwarf_cfa();                           \
+        }                                                                              \
+    } while (0)
+#define PV_OMPT_GIVE_RA()                                                              \
+    do {                                                                               \
+        if (pv_ompt_tool())                                                            \
+            pv_ompt_thr.given_codeptr = __builtin_return_address(0);                   \
+    } while (0)
+/* __kmpc_fork_call, with PV_OMPT_GIVE: the region's body is the program's
+ * microtask, not the runtime's function that calls it (pv_ompt_parallel_begin
+ * takes it): the stand-in codeptr_ra of a tail call from the body. */
+#define PV_OMPT_GIVE_BODY(body)                                                        \
+    do {                                                                               \
+        if (pv_ompt_tool())                                                            \
+            pv_ompt_thr.given_body = (void (*)(void *))(void (*)(void))(body);         \
+    } while (0)
+#define PV_OMPT_GIVEN_DROP()                                                           \
+    do {                                                                               \
+        if (pv_ompt_tool())                                                            \
+            pv_ompt_thr.given_codeptr = NULL, pv_ompt_thr.given_frame = NULL;          \
+    } while (0)
 
 /* The calling thread uses OpenMP: if it is not an OpenMP thread yet, it
  * begins now (thread_begin, and its initial task; src/ompt/thread.c).
@@ -180,8 +240,8 @@ static inline void pv_ompt_thread_ensure(void)
 /* The same, inside a branch already taken only with a tool attached. */
 #define PV_OMPT_ENTRY_SET()                                                  \
     do {                                                                     \
-        pv_ompt_thr.codeptr = __builtin_return_address(0);                   \
-        pv_ompt_thr.enter_frame = __builtin_dwarf_cfa();                    \
+        pv_ompt_thr.codeptr = pv_ompt_take_given_ra(__builtin_return_address(0)); \
+        pv_ompt_thr.enter_frame = pv_ompt_take_given_frame(__builtin_dwarf_cfa()); \
     } while (0)
 
 /* Inside a site's `if (pv_ompt_tool())` branch of an entry point whose task
@@ -189,7 +249,7 @@ static inline void pv_ompt_thread_ensure(void)
  * which the wait's event function makes the current task's enter_frame
  * while the task is suspended there.  Without it that function finds the
  * entry's frame by unwinding (pv_ompt_caller). */
-#define PV_OMPT_FRAME() (pv_ompt_thr.enter_frame = __builtin_dwarf_cfa())
+#define PV_OMPT_FRAME() (pv_ompt_thr.enter_frame = pv_ompt_take_given_frame(__builtin_dwarf_cfa()))
 
 struct pv_team;
 struct pv_task;

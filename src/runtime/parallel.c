@@ -44,7 +44,7 @@ PV_EXPORT bool GOMP_cancellation_point(int which)
 {
     bool cancelled = cancellation_point(which);
     if (pv_ompt_tool() && cancelled)
-        pv_ompt_cancel(which, false, __builtin_return_address(0));
+        pv_ompt_cancel(which, false, pv_ompt_entry_ra());
     return cancelled;
 }
 
@@ -68,7 +68,7 @@ PV_EXPORT bool GOMP_cancel(int which, bool do_cancel)
     if (!do_cancel)
         return cancellation_point(which);
     if (pv_ompt_tool())
-        pv_ompt_cancel(which, true, __builtin_return_address(0));
+        pv_ompt_cancel(which, true, pv_ompt_entry_ra());
     struct pv_team *team = pv_thr.ts.team;
     if (which & (PV_CANCEL_LOOP | PV_CANCEL_SECTIONS)) {
         if (team)

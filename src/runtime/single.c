@@ -13,7 +13,7 @@ PV_EXPORT bool GOMP_single_start(void)
     struct pv_team *team = thr->ts.team;
     if (!team) {
         if (pv_ompt_tool())
-            pv_ompt_single(true, false, __builtin_return_address(0));
+            pv_ompt_single(true, false, pv_ompt_entry_ra());
         return true;
     }
     uint64_t mine = thr->ts.single_seq++;
@@ -22,7 +22,7 @@ PV_EXPORT bool GOMP_single_start(void)
                                                        memory_order_acq_rel, memory_order_relaxed);
     trace_single(won);
     if (pv_ompt_tool())
-        pv_ompt_single(won, false, __builtin_return_address(0));
+        pv_ompt_single(won, false, pv_ompt_entry_ra());
     return won;
 }
 

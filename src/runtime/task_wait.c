@@ -81,7 +81,7 @@ PV_EXPORT void GOMP_taskwait(void)
 {
     if (pv_ompt_tool()) {
         PV_OMPT_FRAME();
-        taskwait_under_tool(__builtin_return_address(0));
+        taskwait_under_tool(pv_ompt_entry_ra());
     } else {
         taskwait();
     }

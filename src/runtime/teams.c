@@ -23,7 +23,7 @@ PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams
     struct pv_league saved = pv_league;
     pv_league.num_teams = num_teams;
     if (pv_ompt_tool())
-        pv_ompt_league_begin(num_teams, __builtin_return_address(0));
+        pv_ompt_league_begin(num_teams, pv_ompt_entry_ra());
     for (unsigned t = 0; t < num_teams; t++) {
         pv_league.team_num = t;
         if (pv_ompt_tool())

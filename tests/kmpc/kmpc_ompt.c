@@ -7,6 +7,7 @@
 #include <omp.h>
 #include <stdio.h>
 
+#include "kmpc_tool.h"
 #include "pvomp_check.h"
 #include "omp_test.h"
 
@@ -50,17 +51,7 @@ static int tool_init(ompt_function_lookup_t lookup, int dev, ompt_data_t *data)
     return 1;
 }
 
-static void tool_fini(ompt_data_t *data)
-{
-    (void)data;
-}
-
-ompt_start_tool_result_t *ompt_start_tool(unsigned version, const char *runtime)
-{
-    (void)version, (void)runtime;
-    static ompt_start_tool_result_t r = {tool_init, tool_fini, {0}};
-    return &r;
-}
+KMPC_TOOL(tool_init)
 
 int main(void)
 {
