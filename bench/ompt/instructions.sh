@@ -131,10 +131,10 @@ budget = {
     # loop start (the work begin: no trace test on every thread's path); the
     # chunk shares loop_chunk's flag, the loop end the barrier's
     "FOR_dynamic": 2,
-    # the requested team size, the entry's address and frame, parallel
-    # begin, the primary's implicit task begin, its exit frame, parallel end
-    # (the join shares the barrier's flag)
-    "PARALLEL": 12,
+    # the requested team size, the entry's address and frame, the primary's
+    # exit frame (parallel begin with the primary's implicit task begin,
+    # parallel end and the join share trace flags)
+    "PARALLEL": 6,
     "PARALLEL_TASK": 6,  # task create, body run, task end
     # one thread: a one-thread team runs the task at once, undeferred (as
     # libomp): task create, the switch into its frame and out, its end, taskwait

@@ -22,6 +22,9 @@ static const unsigned shared_flags[] = {
     PV_TRACE_EV_barrier_enter, /* barrier_site.h: every team barrier, the join */
     PV_TRACE_EV_single,        /* single.c: GOMP_single_start, GOMP_single_copy_start */
     PV_TRACE_EV_loop_chunk,    /* loop.h: every chunk a loop hands out */
+    PV_TRACE_EV_parallel_begin,      /* team.c: the primary's fork */
+    PV_TRACE_EV_parallel_end,        /* team.c: the primary's end of the region */
+    PV_TRACE_EV_implicit_task_begin, /* team.c: a worker's implicit task */
 };
 
 void pv_ompt_observe_sites(bool on)
