@@ -3,8 +3,12 @@
  * With no tool attached an event site costs one load and one predictable,
  * not-taken branch:
  *
- *     if (pv_ompt_tool()) pv_ompt_parallel_begin(team, flags);
- *     if (trace flag or tool bit) pv_barrier_observed(kind, ...); else <wait, trace>;
+ *     if (pv_ompt_tool()) pv_ompt_exit_frame(...);
+ *
+ * or nothing more than the trace point beside it, whose flag it shares
+ * (observe.c: an attached tool sets a bit of its own in that flag byte):
+ *
+ *     if (pv_trace_state[PV_TRACE_EV_single]) single_observed(...);
  *
  * pv_ompt_tool() tests whether a tool is attached; pv_ompt_on(ev) whether
  * one event has a callback.  Everything behind the branch is out of line in
