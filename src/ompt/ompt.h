@@ -162,6 +162,19 @@ struct pv_ompt_thread {
 extern __thread PV_OMPT_HIDDEN struct pv_ompt_thread pv_ompt_thr
     __attribute__((tls_model("initial-exec")));
 
+/* The calling thread uses OpenMP: if it is not an OpenMP thread yet, it
+ * begins now (thread_begin, and its initial task; src/ompt/thread.c).
+ * Every event does this first; so do, inside their `if (pv_ompt_tool())`,
+ * the omp_* routines that read or set the thread's state (its team, its
+ * ICVs) and the first target event of a thread, as libomp registers a
+ * thread at such a call (docs/ompt.md, "When a thread begins"). */
+void pv_ompt_thread_begin(void);
+static inline void pv_ompt_thread_ensure(void)
+{
+    if (__builtin_expect(!pv_ompt_thr.begun, 0))
+        pv_ompt_thread_begin();
+}
+
 /* In GOMP_parallel*, GOMP_task*, GOMP_taskloop*: where the program called
  * from and the entry's frame, for the first event of the call.  The frame is
  * the entry's CFA (ompt_frame_cfa): unlike __builtin_frame_address it does

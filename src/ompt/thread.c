@@ -1,12 +1,17 @@
 /* Threads as the tool sees them.
  *
- * A thread becomes known to the tool the first time an event happens on it:
- * pvomp's pool workers at their first implicit task (ompt_thread_worker),
- * the program's initial thread when the tool is initialized, and any other
- * native thread that uses OpenMP at its first event (ompt_thread_initial:
- * it is the initial thread of its own contention group).  An initial thread
- * also begins its initial task, with the implicit parallel region around it.
- * At the end: initial task end, then thread_end (OpenMP 5.1, 2.14/12.8). */
+ * A thread becomes known to the tool when it first uses OpenMP: pvomp's
+ * pool workers at their first implicit task (ompt_thread_worker); any other
+ * native thread -- the program's initial thread included -- at its first
+ * event or its first omp_* routine that reads or sets its state
+ * (pv_ompt_thread_ensure), as ompt_thread_initial: it is the initial thread of
+ * its own contention group.  Not when the tool is initialized: libomp
+ * registers a thread at that first call, and OpenMP 5.2 (12.8) only asks
+ * for the initial-thread-begin event after the tool's initializer and
+ * before the thread's first region; a thread that never uses OpenMP never
+ * begins (misc/interoperability.cpp).  An initial thread also begins its
+ * initial task, with the implicit parallel region around it.  At the end:
+ * initial task end, then thread_end (OpenMP 5.1, 2.14/12.8). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>

@@ -15,8 +15,9 @@
  *      the first library that loads, defines ompt_start_tool and returns
  *      non-NULL is the tool.
  * The tool's initializer then gets the lookup function; if it returns
- * non-zero the tool is active and the initial thread's thread_begin and
- * initial-task begin follow.  At the end of the program (an atexit handler
+ * non-zero the tool is active.  The program's initial thread begins
+ * (thread_begin, initial-task begin) later, when it first uses OpenMP
+ * (thread.c), as in libomp.  At the end of the program (an atexit handler
  * registered once main runs, so that the tool is finalized before any
  * library destructor; a destructor as the fallback) the initial task ends,
  * the thread ends and the finalizer runs; after that no callback is made. */
@@ -189,7 +190,6 @@ void pv_ompt_init(void)
     pv_ompt_where_init();
     pv_ompt_observe_sites(true); /* before the tool is active (observe.c) */
     __atomic_store_n(&pv_ompt_active, true, __ATOMIC_RELEASE);
-    pv_ompt_thread_begin();
 }
 
 /* Detach the tool: no callback from now on, then the finalizer. */

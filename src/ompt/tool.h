@@ -60,14 +60,9 @@ int pv_ompt_get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_
 int pv_ompt_get_num_devices(void);
 
 /* thread.c: the calling thread as the tool knows it. */
-void pv_ompt_thread_begin(void);      /* thread_begin (+ initial task) if not done yet */
+/* (pv_ompt_thread_begin, pv_ompt_thread_ensure: ompt.h) */
 void pv_ompt_thread_end(void);        /* initial task end (initial threads), thread_end */
 void pv_ompt_end_workers(void);       /* docked workers exit, with thread_end, before the finalizer */
-static inline void pv_ompt_thread_ensure(void)
-{
-    if (__builtin_expect(!pv_ompt_thr.begun, 0))
-        pv_ompt_thread_begin();
-}
 
 /* where.c: codeptr_ra and the entry's frame for sites deep in the runtime,
  * found by unwinding to the first frame outside pvomp (a return address

@@ -12,16 +12,21 @@
 #include "runtime/internal.h"
 #include "target/target.h"
 
-/* A read of the current task's ICVs, with the runtime set up. */
+/* A read of the current task's ICVs, with the runtime set up; with a tool,
+ * the calling thread begins as an OpenMP thread if it had not yet. */
 static inline struct pv_icv *icv_read(void)
 {
     pv_runtime_init();
+    if (pv_ompt_tool())
+        pv_ompt_thread_ensure();
     return pv_icv_get();
 }
 
 static inline struct pv_icv *icv_write(void)
 {
     pv_runtime_init();
+    if (pv_ompt_tool())
+        pv_ompt_thread_ensure();
     return pv_icv_for_write();
 }
 

@@ -86,8 +86,14 @@ PV_EXPORT bool GOMP_cancel(int which, bool do_cancel)
 
 /* ------------------------------------------------------------ inquiries */
 
+/* omp_get_num_threads is the call programs make to get OpenMP going on a
+ * thread (and libomp registers the thread there): with a tool, the thread
+ * begins as an OpenMP thread if it had not yet.  omp_get_thread_num does
+ * not, as in libomp. */
 PV_EXPORT int omp_get_num_threads(void)
 {
+    if (pv_ompt_tool())
+        pv_ompt_thread_ensure();
     return (int)pv_team_size();
 }
 

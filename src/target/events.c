@@ -100,6 +100,7 @@ static int wait_state(ompt_target_t kind)
 
 void pv_ev_target_begin(struct pv_tctx *c, ompt_target_t kind, int device, const void *codeptr)
 {
+    pv_ompt_thread_ensure();   /* a target region may be the thread's first use of OpenMP */
     struct pv_ompt_task *task = pv_ompt_task_at(pv_ev_target_task ? 1 : 0);
     *c = (struct pv_tctx){
         .kind = kind,
@@ -130,6 +131,7 @@ void pv_ev_target_end(struct pv_tctx *c)
 void pv_ev_data_op_begin(struct pv_op *op, ompt_target_data_op_t optype, void *src, int src_dev,
                          void *dst, int dst_dev, size_t bytes, int device)
 {
+    pv_ompt_thread_ensure();   /* e.g. omp_target_alloc, the thread's first OpenMP call */
     *op = (struct pv_op){
         .host_op_id = new_id(),
         .device = device,
@@ -265,6 +267,7 @@ void pv_ev_device_init(int device)
 {
     if (!pv_ev_on())
         return;
+    pv_ompt_thread_ensure();   /* the thread begins before its device does */
     if (pv_ompt_on(device_initialize))
         pv_ompt_call(device_initialize, device, "pvomp-host-device", pv_dtrace_handle(device),
                      pv_dtrace_lookup,

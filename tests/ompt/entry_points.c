@@ -295,6 +295,24 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
     return &result;
 }
 
+/* Before main's first omp_* routine that needs its state: the initial
+ * thread has not begun (it begins at that call, as in libomp, not when the
+ * tool is initialized; docs/ompt.md); omp_get_thread_num is not such a call. */
+static void check_not_begun(void)
+{
+    CHECK(thread_begins == 0 && initial_begins == 0);
+    CHECK(get_thread_data() == NULL);
+    CHECK(get_state(NULL) == ompt_state_work_serial);
+    CHECK(get_task_info(0, NULL, NULL, NULL, NULL, NULL) == 0);
+    CHECK(get_parallel_info(0, NULL, NULL) == 0);
+    CHECK(omp_get_thread_num() == 0);
+    CHECK(thread_begins == 0);
+    CHECK(omp_get_num_threads() == 1);
+    CHECK(thread_begins == 1 && initial_begins == 1);
+    CHECK(omp_get_max_threads() >= 1);
+    CHECK(thread_begins == 1 && initial_begins == 1);   /* once */
+}
+
 /* Entry points asked from the program, after initialization. */
 static void check_from_main(void)
 {
@@ -353,6 +371,7 @@ int main(int argc, char **argv)
 {
     CHECK(argc == 2);
     CHECK(lookup != NULL);   /* initialized before main */
+    check_not_begun();
     check_from_main();
     CHECK(omp_control_tool(3, 4, NULL) == 7);
     if (strcmp(argv[1], "finalize_tool") == 0) {

@@ -88,8 +88,7 @@ int main(int argc, char **argv)
 {
     int limit = argc > 1 && strcmp(argv[1], "limit") == 0;
     CHECK(tt_initialized());
-    uint64_t initial = ttq_task_id(0);
-    CHECK(initial != 0);
+    uint64_t initial = ttq_begin_initial_thread();
 
     /* A first region: the workers are new threads. */
     tt_reset();

@@ -12,7 +12,7 @@
 int main(void)
 {
     CHECK(tt_initialized());
-    uint64_t initial = ttq_task_id(0);
+    uint64_t initial = ttq_begin_initial_thread();
     static uint64_t team_task[NT], team_par[NT], enc_in_region[NT], outer_par_in_region[NT];
     static int team_size[NT];
     tt_reset();

@@ -12,6 +12,12 @@
 
 #include "omp-tools.h"
 
+/* tt_event.type of the device events, recorded without their arguments:
+ * target regions, data operations, submissions, maps, device initialize
+ * and load; device unload and finalize (when the tool is finalized). */
+#define TT_TARGET_EVENT (-1)
+#define TT_DEVICE_END (-2)
+
 struct tt_event {
     uint64_t seq;            /* position in the log */
     int type;                /* ompt_callbacks_t */

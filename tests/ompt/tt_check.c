@@ -17,7 +17,10 @@
  *   only a task that was switched to before; every explicit task created
  *   ends (completes, is cancelled or detached) before the program does,
  *   unless the program ended from inside a task;
- * - a thread begins and ends at most once;
+ * - a thread begins and ends at most once, and every event of a thread
+ *   comes after its thread_begin (an event on a thread before it begins
+ *   has no thread data: thread id 0), but for the devices' end at the
+ *   tool's finalization;
  * - an implicit task of a team begins with an index below the team's size;
  * - a dispatch (an iteration or loop chunk, a section; not a taskloop's chunk)
  *   happens inside an open worksharing region of its thread.
@@ -197,6 +200,10 @@ size_t tt_check(FILE *report)
     for (size_t i = 0; i < n; i++) {
         const struct tt_event *e = tt_get(i);
         struct per_thread *t = thread_of(e->thread);
+        /* Devices end when the tool is finalized, on the finalizing thread,
+         * which may never have used OpenMP. */
+        if (e->thread == 0 && e->type != TT_DEVICE_END)
+            bad(e, "an event on a thread that has not begun (no thread_begin before it)");
         switch (e->type) {
         case ompt_callback_thread_begin:
             if (t->begun++)

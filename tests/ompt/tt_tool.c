@@ -417,7 +417,12 @@ static void on_error(ompt_severity_t severity, const char *message, size_t lengt
 /* Never expected on pvomp's host-only runtime; recorded if it happens. */
 static void on_device_event(void)
 {
-    record(-1, 0);
+    record(TT_TARGET_EVENT, 0);
+}
+
+static void on_device_end(void)
+{
+    record(TT_DEVICE_END, 0);
 }
 
 /* ------------------------------------------------------- start and stop */
@@ -476,9 +481,9 @@ static int tt_initialize(ompt_function_lookup_t lk, int initial_device_num, ompt
     REGISTER(ompt_callback_target_submit_emi, on_device_event);
     REGISTER(ompt_callback_target_map_emi, on_device_event);
     REGISTER(ompt_callback_device_initialize, on_device_event);
-    REGISTER(ompt_callback_device_finalize, on_device_event);
+    REGISTER(ompt_callback_device_finalize, on_device_end);
     REGISTER(ompt_callback_device_load, on_device_event);
-    REGISTER(ompt_callback_device_unload, on_device_event);
+    REGISTER(ompt_callback_device_unload, on_device_end);
     const char *r = getenv("TT_INIT_RESULT");
     int result = r ? atoi(r) : 1;
     initialized = result != 0;
@@ -504,11 +509,16 @@ static void tt_finalize(ompt_data_t *tool_data)
     }
     const char *check = getenv("TT_CHECK");
     if (check && atoi(check) && finalized == 1) {
-        /* TT_CHECK_INJECT=1: a release of a mutex nobody holds, to see the
-         * checker fail (its own test). */
+        /* To see the checker fail (its own tests): TT_CHECK_INJECT=1, a
+         * release of a mutex nobody holds; 2, an event recorded as on a
+         * thread that never began. */
         const char *inject = getenv("TT_CHECK_INJECT");
-        if (inject && atoi(inject))
+        int injected = inject ? atoi(inject) : 0;
+        if (injected == 1)
             mutex_common(ompt_callback_mutex_released, ompt_mutex_lock, 0, 0, 0x5eed, NULL);
+        struct tt_event *orphan = injected == 2 ? record(ompt_callback_control_tool, 0) : NULL;
+        if (orphan)
+            orphan->thread = 0;
         if (atomic_load(&dropped)) {
             fprintf(stderr, "tt_check: %zu events did not fit in the log; cannot check it\n",
                     atomic_load(&dropped));
@@ -629,7 +639,7 @@ const char *tt_name(int type)
     };
     if (type > 0 && type < (int)(sizeof names / sizeof names[0]) && names[type])
         return names[type];
-    return "device/target";
+    return type == TT_DEVICE_END ? "device end" : "device/target";
 }
 
 void tt_dump(FILE *f)

@@ -5,11 +5,13 @@
 #ifndef PVOMP_TTQ_H
 #define PVOMP_TTQ_H
 
+#include <omp.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pvomp_check.h"
@@ -100,6 +102,38 @@ static inline uint64_t ttq_task_id(int level)
     ompt_data_t *task = NULL;
     int flags, num;
     return f(level, &flags, &task, NULL, NULL, &num) == 2 && task ? task->value : 0;
+}
+
+/* The calling thread, not yet an OpenMP thread, becomes one: pvomp (as
+ * libomp) begins a native thread -- the program's initial thread included
+ * -- at its first construct or omp_* routine that needs its state, not
+ * when the tool is initialized (docs/ompt.md).  Checks that the thread has
+ * no task before omp_get_num_threads, and that the call logs its
+ * thread_begin (ompt_thread_initial) and then its initial task's begin;
+ * returns the initial task's id. */
+static inline uint64_t ttq_begin_initial_thread(void)
+{
+    long me = syscall(SYS_gettid);
+    TCHECK(ttq_task_id(0) == 0);
+    for (size_t i = 0; i < tt_count(); i++)
+        TCHECK(tt_get(i)->tid != me);
+    size_t from = tt_count();
+    TCHECK(omp_get_num_threads() == 1);
+    uint64_t task = ttq_task_id(0);
+    TCHECK(task != 0);
+    const struct tt_event *tb = NULL, *ib = NULL;
+    for (size_t i = from; i < tt_count(); i++) {
+        const struct tt_event *e = tt_get(i);
+        if (e->tid != me)
+            continue;
+        if (ttq_is(e, ompt_callback_thread_begin, ANY, ompt_thread_initial))
+            tb = e;
+        else if (ttq_is(e, ompt_callback_implicit_task, ompt_scope_begin, ANY) && e->task == task)
+            ib = e;
+    }
+    TCHECK(tb && ib && tb->seq < ib->seq && ib->flags == ompt_task_initial);
+    TCHECK(ttq_task_id(0) == task);   /* once */
+    return task;
 }
 
 /* The calling thread's current task's exit frame (NULL if none). */

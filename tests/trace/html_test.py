@@ -14,6 +14,11 @@ report: tests/trace/html/regions.c on pvomp, traced; its report is one
         opens the same view, tooltip and drill-down; screenshots show the
         colours of the kinds, and a zoom into one critical section fills the
         width with it.
+tasks:  tests/trace/names/tasks.c (tasks from two constructs): the page names
+        both by their pragma's function:line; hovering and clicking a task
+        interval show its name, and the Tasks table lists each site's
+        instances, one of which opens its breakdown; so does the hash
+        link task=FN,INSTANCE.
 merged: two runs as ranks 0 and 1 (PVOMP_TRACE=run.%r.pvtrace): one page
         with a row per log's thread, labelled by log, on one time base (the
         second run's regions after the first's), both runs' regions under the
@@ -43,10 +48,9 @@ COLORS = {"parallel": (0xb9, 0xe4, 0xb4), "barrier": (0xf4, 0xa3, 0x00),
 
 
 
-def build(name):
+def build(name, src=("html", "regions.c")):
     out = os.path.join(TMP, name)
-    run([A.cc, "-fopenmp", "-g", "-O1", "-o", out,
-         os.path.join(A.src, "tests", "trace", "html", "regions.c")])
+    run([A.cc, "-fopenmp", "-g", "-O1", "-o", out, os.path.join(A.src, "tests", "trace", *src)])
     return out
 
 
@@ -124,8 +128,6 @@ def url(path, frag=""):
 # <pre id="probe"> as JSON.  Real DOM events on the real elements: the
 # report's own handlers run.
 PROBE = r"""
-<script>
-(function () {
   const out = {}, cv = document.getElementById("tl"), b = document.body;
   const box = () => cv.getBoundingClientRect();
   const at = (type, x, y, extra) => {
@@ -160,39 +162,71 @@ PROBE = r"""
   document.querySelectorAll("#instances tr.pick")[2].click();
   out.region = view();
   out.regionDetail = document.getElementById("detail").textContent;
-  const pre = document.createElement("pre");
-  pre.id = "probe";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-})();
-</script>
 """
 
 
-def probe(chromium, html, point):
+# The task probe: hover and click a task interval (at time P.t, y P.y of
+# the canvas, in the view the page opened with), then the task table's row
+# named P.name and its first instance.
+TASK_PROBE = r"""
+  const out = {}, cv = document.getElementById("tl"), P = __POINT__;
+  const v = document.body.dataset.view.split(",").map(Number);
+  const r = cv.getBoundingClientRect(), y = r.top + P.y;
+  const x = r.left + (P.t - v[0]) * cv.width / (v[1] - v[0]);
+  const ev = (type) => new MouseEvent(type, { bubbles: true, clientX: x, clientY: y });
+  cv.dispatchEvent(ev("mousemove"));
+  out.tip = document.getElementById("tip").textContent;
+  cv.dispatchEvent(ev("mousedown")); window.dispatchEvent(ev("mouseup"));
+  out.detail = document.getElementById("detail").textContent;
+  const row = Array.from(document.querySelectorAll("#tasks tr.pick"))
+    .find((tr) => tr.firstChild.textContent === P.name);
+  out.found = !!row;
+  if (row) {
+    row.click();
+    out.instances = document.querySelectorAll("#instances tr.pick").length;
+    out.heading = document.querySelector("#instances h3").textContent;
+    document.querySelector("#instances tr.pick").click();
+    out.instanceDetail = document.getElementById("detail").textContent;
+  }
+"""
+
+
+def probe(chromium, html, point, script=PROBE, frag=""):
+    """Run `script` (statements filling `out`, with __POINT__ for `point`)
+    in a copy of the page; what it put in `out`."""
     text = open(html, encoding="utf-8").read()
     page = os.path.join(TMP, "probe.html")
+    js = ("<script>\n(function () {" + script.replace("__POINT__", json.dumps(point)) +
+          "  const pre = document.createElement(\"pre\");\n  pre.id = \"probe\";\n"
+          "  pre.textContent = JSON.stringify(out);\n  document.body.appendChild(pre);\n"
+          "})();\n</script>\n")
     with open(page, "w", encoding="utf-8") as f:
-        f.write(text.replace("</body>", PROBE.replace("__POINT__", json.dumps(point)) + "</body>"))
-    dom, _ = browser.dom(chromium, TMP, url(page))
+        f.write(text.replace("</body>", js + "</body>"))
+    dom, _ = browser.dom(chromium, TMP, url(page, frag))
     m = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
     check(m is not None, "the probe script did not finish: " + dom[-3000:])
     return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")
                       .replace("&lt;", "<").replace("&gt;", ">"))
 
 
-def test_report():
-    chromium = browser.chromium_or_skip("report")
-    prog = build("regions")
-    log = os.path.join(TMP, "run.pvtrace")
-    rounds = 12
-    traced(log, prog, rounds)
-    html = os.path.join(TMP, "report.html")
+def traced_report(prog, name, *args):
+    """Run prog traced, make its report NAME.html: (path, text, data, rows);
+    the page is self-contained."""
+    log = os.path.join(TMP, name + ".pvtrace")
+    traced(log, prog, *args)
+    html = os.path.join(TMP, name + ".html")
     reader("timeline", "--html", html, log)
     text = open(html, encoding="utf-8").read()
     check("://" not in text and "<link" not in text and " src=" not in text,
           "the report must be self-contained (no external resources)")
     d, rows = page_data(text)
+    return html, text, d, rows
+
+
+def test_report():
+    chromium = browser.chromium_or_skip("report")
+    rounds = 12
+    html, text, d, rows = traced_report(build("regions"), "report", rounds)
     src = os.path.join(A.src, "tests", "trace", "html", "regions.c")
     line = marker_line(src, "region")
     name = "main:%d (regions.c)" % line
@@ -284,6 +318,46 @@ def test_report():
           "zoom into a critical section: %d pixels of critical (whole view %d, width %d)"
           % (zoomed["critical"], whole["critical"], p["width"]))
     print("report: pixels whole %r; zoomed critical %d" % (whole, zoomed["critical"]))
+
+
+def test_tasks():
+    chromium = browser.chromium_or_skip("tasks")
+    html, text, d, rows = traced_report(build("tasks", src=("names", "tasks.c")), "tasks")
+    src = os.path.join(A.src, "tests", "trace", "names", "tasks.c")
+    counts = {s: int(re.search(r"#define %s_TASKS (\d+)" % s[-1], open(src).read()).group(1))
+              for s in ("SITE_A", "SITE_B")}
+    want = {"main:%d (tasks.c)" % marker_line(src, "SITE_A"): counts["SITE_A"],
+            "spawn_b:%d (tasks.c)" % marker_line(src, "SITE_B"): counts["SITE_B"]}
+    for n in want:
+        check(n in d["fns"], "the page's names %r lack the task %r" % (d["fns"], n))
+    # The longest task run, zoomed to (its neighbours are a pixel away in
+    # the whole log): hover it (its lane: y 3..11 of the row), click it,
+    # then open its site in the task table.
+    ri, iv = max(((i, v) for i, r in enumerate(rows) for v in r["lanes"].get("task", [])),
+                 key=lambda p: p[1]["e"] - p[1]["s"])
+    name = d["fns"][iv["fn"]]
+    check(name in want, "the longest task is named %r, not one of %r" % (name, sorted(want)))
+    pad = (iv["e"] - iv["s"]) // 4 + 1
+    p = probe(chromium, html, {"t": (iv["s"] + iv["e"]) / 2, "y": ri * (ROW_H + GAP) + 7,
+                               "name": name}, TASK_PROBE,
+              frag="view=%d,%d" % (iv["s"] - pad, iv["e"] + pad))
+    tip = "%s: task · %s · " % (rows[ri]["label"], name)
+    check(tip in p["tip"], "hover on a task: tooltip %r, wanted %r..." % (p["tip"], tip))
+    check(tip in p["detail"], "click on a task: breakdown %r, wanted %r..." % (p["detail"], tip))
+    check(p["found"], "the task table has no row %r" % name)
+    check(p["instances"] == want[name] and p["heading"] == "task %s: %d instance(s)"
+          % (name, want[name]), "task row click: %d instances, heading %r; wanted %d"
+          % (p["instances"], p["heading"], want[name]))
+    check(("task %s at " % name) in p["instanceDetail"],
+          "task instance click: breakdown %r" % p["instanceDetail"])
+    # The hash link to a task's run opens the same list and breakdown.
+    dom, _ = browser.dom(chromium, TMP, url(html, "task=%d,1" % iv["fn"]))
+    inst = re.findall(r'<tr class="pick" data-r="\d+">', dom[dom.index('id="instances"'):])
+    check(len(inst) == want[name], "task=%d,1: %d runs listed, wanted %d"
+          % (iv["fn"], len(inst), want[name]))
+    detail = text_of(dom[dom.index('id="detail"'):dom.index("<h2>Regions")])
+    check(("task %s at " % name) in detail, "task=%d,1: the breakdown %r" % (iv["fn"], detail))
+    print("tasks: tooltip %r; %s: %d instances" % (p["tip"], name, p["instances"]))
 
 
 def test_merged():

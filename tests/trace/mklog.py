@@ -181,6 +181,49 @@ def runtime_log(path, complete=True):
     return out
 
 
+TASK_EVENTS = [("task_create", "void *task, void *fn, unsigned flags, void *codeptr_ra"),
+               ("task_begin", "void *task"), ("task_end", "void *task")]
+FN_A, RA_A, FN_B, RA_B = 0x401200, 0x401180, 0x401300, 0x401190
+
+
+def tasks_log(path):
+    """Tasks of two sites (A: FN_A created at RA_A, B: FN_B at RA_B) and one
+    created before the log.  Thread 101 creates tasks 1 and 2 (A) and 3
+    (B) at 0-2 ms, runs 1 5-15 ms, then creates a task at 1's address again,
+    of site B (the runtime reuses task memory), and at 40-42 ms runs task 9,
+    whose task_create is not in the log.  Thread 102 runs 2 6-26 ms, and
+    inside it 3 8-9 ms, then the second 1 30-34 ms.  A: 2 runs on 2 threads,
+    30 ms, longest 20; B: 2 runs on 1 thread, 5 ms, longest 4; before the
+    log: 1 run, 2 ms."""
+    events = EVENTS + TASK_EVENTS
+    ids = {name: i for i, (name, _) in enumerate(events)}
+    for name, args in TASK_EVENTS:
+        STRARGS[name] = [False] * len(args.split(", "))
+
+    def tev(name, ts, tid, *args):
+        return event(ids[name], ts, tid, args_bytes(name, args))
+    t = T0
+    a, b = Stream(1, 101), Stream(2, 102)
+    out = preamble(events=events)
+    out += a.chunk([tev("task_create", t, 101, 0x8001, FN_A, 0, RA_A),
+                    tev("task_create", t + 1 * MS, 101, 0x8002, FN_A, 0, RA_A),
+                    tev("task_create", t + 2 * MS, 101, 0x8003, FN_B, 0, RA_B),
+                    tev("task_begin", t + 5 * MS, 101, 0x8001),
+                    tev("task_end", t + 15 * MS, 101, 0x8001),
+                    tev("task_create", t + 16 * MS, 101, 0x8001, FN_B, 0, RA_B),
+                    tev("task_begin", t + 40 * MS, 101, 0x8009),
+                    tev("task_end", t + 42 * MS, 101, 0x8009)])
+    out += b.chunk([tev("task_begin", t + 6 * MS, 102, 0x8002),
+                    tev("task_begin", t + 8 * MS, 102, 0x8003),
+                    tev("task_end", t + 9 * MS, 102, 0x8003),
+                    tev("task_end", t + 26 * MS, 102, 0x8002),
+                    tev("task_begin", t + 30 * MS, 102, 0x8001),
+                    tev("task_end", t + 34 * MS, 102, 0x8001)])
+    out += ev("pvtrace_end", t + 50 * MS, 4242, 2, 2, len(out), 0)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
 def qemu_flat_log(path):
     """A QEMU-style log: header, mappings, events at the top level, no
     declarations (the reader needs --events)."""

@@ -9,14 +9,20 @@ debug:    built with -g: stats, dump, timeline --json and --html name the
           region, the task body and the dlopened library's region as
           function:line (file); dump and --json the task's construct
           (task_create's codeptr_ra) by its pragma's line.
-nodebug:  without -g: the symbol (main._omp_fn.0).
+tasks:    tasks.c's tasks from two constructs (main, spawn_b): stats' task
+          table, timeline --json's task intervals and --html's intervals,
+          drill-down and table name each by its pragma's function:line
+          with the number the program creates.
+nodebug:  without -g: the symbol (main._omp_fn.0); tasks by their bodies'.
+demo:     examples/demo.c as scripts/demo.sh builds it: every region of the
+          summary is main:LINE (demo.c) within its construct.
 stripped: strip --strip-all: object+offset [no symbols]; with --debuginfo DIR
           holding DIR/.build-id/xx/yyyy.debug: function:line again.
 rebuilt:  the program rebuilt after the run: object+offset [build-id
           differs], not the new build's names; removed: [object missing].
 merge:    two processes as ranks 0 and 1 (PVOMP_TRACE=run.%r.pvtrace,
           OMPI_COMM_WORLD_RANK), one after the other: stats gives each log
-          and one region table over both by name; timeline --json puts both
+          and one region table and one task table over both by name; timeline --json puts both
           on one time base (each log's CLOCK_MONOTONIC), process by process,
           with the gap between them that the launches bound.
 mpi:      an MPI+OpenMP program under Open MPI (mpirun -np 2): one log per
@@ -180,6 +186,80 @@ def test_debug():
         check(">%s</td>" % n in text, "timeline --html lacks region %s" % n)
 
 
+def task_table(log, *opts):
+    """{name: (instances, threads)} from stats' task table."""
+    out = reader("stats", *opts, log).stdout
+    check("\ntasks (" in out, "stats has no task table:\n" + out)
+    rows = out.split("\ntasks (", 1)[1].splitlines()[2:]
+    got = {}
+    for row in rows:
+        m = re.match(r"^  (.+?)\s+(\d+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s+[\d.]+$", row)
+        if not m:
+            break
+        got[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    check(got, "stats' task table has no rows:\n" + out)
+    return got
+
+
+def tasks_per_site():
+    """{marker: tasks it creates} from tasks.c's #defines."""
+    text = open(src("tasks.c")).read()
+    return {site: int(re.search(r"#define %s_TASKS (\d+)" % site[-1], text).group(1))
+            for site in ("SITE_A", "SITE_B")}
+
+
+def check_task_names(log, want):
+    """stats, timeline --json and --html name each task by `want`
+    ({name: instances})."""
+    got = task_table(log)
+    check({n: c for n, (c, _) in got.items()} == want,
+          "stats' task table %s, wanted %s" % (got, want))
+    for n, (_, threads) in got.items():
+        check(1 <= threads <= 2, "%s ran on %d threads of 2" % (n, threads))
+    js = os.path.join(TMP, "tasks.json")
+    reader("timeline", "--json", js, log)
+    ev = json.load(open(js))["traceEvents"]
+    runs = {}
+    for e in ev:
+        if e.get("ph") == "X" and e["name"] == "task":
+            runs[e["args"]["task"]] = runs.get(e["args"]["task"], 0) + 1
+    check(runs == want, "timeline --json: task intervals by name %s, wanted %s" % (runs, want))
+    html = os.path.join(TMP, "tasks.html")
+    reader("timeline", "--html", html, log)
+    text = open(html).read()
+    m = re.search(r'<script id="pvdata" type="application/json">(.*?)</script>', text, re.S)
+    check(m is not None, "the report has no pvdata")
+    d = json.loads(m.group(1))
+    runs = {}
+    for t in d["tasks"]:
+        runs[d["fns"][t[0]]] = runs.get(d["fns"][t[0]], 0) + 1
+    check(runs == want, "timeline --html: the drill-down's tasks by name %s, wanted %s"
+          % (runs, want))
+    task_kind = d["kinds"].index("task")
+    drawn = {}
+    for row in d["rows"]:
+        iv = row["iv"].get(str(task_kind), [])
+        for k in range(0, len(iv), 5):   # [start delta, duration, merged, busy, name]
+            name = d["fns"][iv[k + 4]] if iv[k + 4] >= 0 else None
+            drawn[name] = drawn.get(name, 0) + iv[k + 2]
+    check(drawn == want, "timeline --html: task intervals by name %s, wanted %s" % (drawn, want))
+    for n in want:
+        check("<tr><td>%s</td><td>%d</td>" % (n, want[n]) in text,
+              "the report's task table lacks %s with %d instances" % (n, want[n]))
+    check('id="tasks"' in text, "the report has no task drill-down table")
+
+
+def test_tasks():
+    """Tasks from two constructs: named by their pragma's function:line."""
+    prog = build("tasks", "-g", src="tasks.c")
+    log = run_prog(prog)
+    check("pvomp " in reader("stats", log).stdout, "the log is not pvomp's")
+    per = tasks_per_site()
+    want = {"main:%d (tasks.c)" % marker_line(src("tasks.c"), "SITE_A"): per["SITE_A"],
+            "spawn_b:%d (tasks.c)" % marker_line(src("tasks.c"), "SITE_B"): per["SITE_B"]}
+    check_task_names(log, want)
+
+
 def test_nodebug():
     prog = build("prog")
     names = region_names(run_prog(prog))
@@ -189,6 +269,39 @@ def test_nodebug():
     check(len(d.get("task_create.codeptr_ra", [])) == 1 and
           re.fullmatch(r"main\._omp_fn\.0\+0x[0-9a-f]+", d["task_create.codeptr_ra"][0]),
           "task's site (in the region's body) not named main._omp_fn.0+offset: %s" % d)
+    # No line: the task table names tasks by their bodies' symbols.
+    got = task_table(run_prog(build("tasks", src="tasks.c")))
+    per = tasks_per_site()
+    bodies = sorted((c, n) for n, (c, _) in got.items())
+    check(len(bodies) == 2 and bodies[0][0] == per["SITE_B"] and bodies[1][0] == per["SITE_A"]
+          and re.fullmatch(r"spawn_b\._omp_fn\.\d+", bodies[0][1])
+          and re.fullmatch(r"main\._omp_fn\.\d+", bodies[1][1]),
+          "without -g: task table %s, wanted spawn_b._omp_fn.N x%d and main._omp_fn.N x%d"
+          % (got, per["SITE_B"], per["SITE_A"]))
+
+
+def test_demo():
+    """scripts/demo.sh's program, built as it builds it: the summary names
+    every parallel region main:LINE (demo.c), LINE in that region's
+    construct (from its pragma to the next region's)."""
+    demo = os.path.join(A.src, "examples", "demo.c")
+    prog = os.path.join(TMP, "demo")
+    run([A.cc, "-fopenmp", "-O2", "-g", demo, "-o", prog, "-ldl"])
+    log = run_prog(prog)
+    check("pvomp " in reader("stats", log).stdout, "the demo's log is not pvomp's")
+    lines = [n for n, l in enumerate(open(demo), 1) if re.match(r"\s*#pragma omp parallel\b", l)]
+    names = region_names(log)
+    check(len(names) == len(lines), "the demo's summary names %d regions %s; demo.c has %d"
+          % (len(names), names, len(lines)))
+    got = []
+    for n in names:
+        m = re.fullmatch(r"main:(\d+) \(demo\.c\)", n)
+        check(m is not None, "the demo's region %r is not named main:LINE (demo.c)" % n)
+        got.append(int(m.group(1)))
+    bounds = lines + [10 ** 9]
+    for i, start in enumerate(lines):
+        check(sum(start <= g < bounds[i + 1] for g in got) == 1,
+              "no region named inside the construct at demo.c:%d: %s" % (start, names))
 
 
 def test_stripped():
@@ -247,6 +360,9 @@ def test_merge():
     m = re.search(r"== all 2 logs: parallel regions.*\n.*\n  %s\s+2\s+2\s+2\s" % re.escape(region),
                   st)
     check(m is not None, "no merged row for %s over 2 logs, 2 instances:\n%s" % (region, st))
+    site = "main:%d (prog.c)" % marker_line(src("prog.c"), "TASK")
+    m = re.search(r"== all 2 logs: tasks by name.*\n.*\n  %s\s+2\s+2\s+[12]\s" % re.escape(site), st)
+    check(m is not None, "no merged task row for %s over 2 logs, 2 instances:\n%s" % (site, st))
     js = os.path.join(TMP, "merged.json")
     reader("timeline", "--json", js, *logs)
     doc = json.load(open(js))

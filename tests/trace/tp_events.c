@@ -4,6 +4,7 @@
  *   tp_events basic  THREADS N   every thread: N x tp_seq, strings (one cut, one NULL)
  *   tp_events drops  THREADS N   N x tp_seq per thread as fast as possible
  *   tp_events kill   N M         N events, flush, M more, then SIGKILL itself
+ *   tp_events pause  N MS M      N events, flush, a pause of MS ms, M more
  *   tp_events order  ROUNDS      ping-pong between two threads
  *   tp_events churn  THREADS N   THREADS short-lived threads, 4 at a time
  *   tp_events busy   THREADS     emit until killed
@@ -159,6 +160,16 @@ int main(int argc, char **argv)
         for (uint64_t i = 0; i < m; i++)
             trace_tp_seq(0, n + i);
         raise(SIGKILL);
+    } else if (!strcmp(mode, "pause")) {
+        CHECK(argc == 5);
+        uint64_t n = strtoull(argv[2], NULL, 10), m = strtoull(argv[4], NULL, 10);
+        for (uint64_t i = 0; i < n; i++)
+            trace_tp_seq(0, i);
+        pvomp_trace_flush_if_available(); /* the first part leaves the ring now */
+        usleep((useconds_t)atoi(argv[3]) * 1000);
+        for (uint64_t i = 0; i < m; i++)
+            trace_tp_seq(0, n + i);
+        printf("generated tp_seq %llu\n", (unsigned long long)(n + m));
     } else if (!strcmp(mode, "order")) {
         CHECK(argc == 3);
         rounds = strtoull(argv[2], NULL, 10);

@@ -628,6 +628,43 @@ def test_reader_synthetic():
     print("reader_synthetic: stats, imbalance, JSON intervals, incomplete and QEMU logs")
 
 
+def test_reader_tasks():
+    """mklog.tasks_log: stats' task table by site (a reused task address
+    takes its new site; a task whose task_create is not in the log is
+    "(created before the log)"), with the runs, threads and times the log
+    holds; timeline --json's and --html's task intervals carry the names."""
+    log = os.path.join(TMP, "tasks.log")
+    mklog.tasks_log(log)
+    st = run_reader("stats", log).stdout.decode()
+    check("\ntasks (" in st, "no task table:\n" + st)
+    rows = {}
+    for line in st.split("\ntasks (", 1)[1].splitlines()[2:]:
+        m = re.match(r"^  (.+?)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", line)
+        if not m:
+            break
+        rows[m.group(1)] = m.groups()[1:]
+    a, b = "%#x" % mklog.FN_A, "%#x" % mklog.FN_B
+    want = {a: ("2", "2", "30.000", "15000.000", "20000.000"),
+            b: ("2", "1", "5.000", "2500.000", "4000.000"),
+            "(created before the log)": ("1", "1", "2.000", "2000.000", "2000.000")}
+    check(rows == want, "task table %r, wanted %r:\n%s" % (rows, want, st))
+    check(list(rows) == [a, b, "(created before the log)"], "not sorted by total time: %r" % list(rows))
+    j = json.loads(run_reader("timeline", log).stdout)
+    runs = sorted((e["args"]["task"], round(e["dur"])) for e in j["traceEvents"]
+                  if e["ph"] == "X" and e["name"] == "task")
+    check(runs == sorted([(a, 10000), (a, 20000), (b, 1000), (b, 4000),
+                          ("(created before the log)", 2000)]), "JSON task intervals %r" % runs)
+    html = os.path.join(TMP, "tasks.html")
+    run_reader("timeline", "--html", "-o", html, log)
+    text = open(html).read()
+    d = json.loads(re.search(r'<script id="pvdata" type="application/json">(.*?)</script>',
+                             text, re.S).group(1))
+    runs = sorted((d["fns"][t[0]], t[2]) for t in d["tasks"])
+    check(runs == sorted([(a, 10 * 10 ** 6), (a, 20 * 10 ** 6), (b, 10 ** 6), (b, 4 * 10 ** 6),
+                          ("(created before the log)", 2 * 10 ** 6)]), "HTML tasks %r" % runs)
+    print("reader_tasks: task table, JSON and HTML by site")
+
+
 def test_html():
     chromium = browser.chromium_or_skip("html")
     log = os.path.join(TMP, "syn.log")
@@ -1219,6 +1256,26 @@ def test_ring_exit():
     check(sum("PVOMP_TRACE_MODE" in l for l in p.stderr.splitlines()) == 1 and
           os.path.getsize(log) > 0, "PVOMP_TRACE_MODE=rings: " + p.stderr)
     print("ring_exit: %d-byte snapshot of a 1M ring: %d kept, %d overwritten" % (size, delivered, dropped))
+
+
+def test_ring_window():
+    """PVOMP_TRACE_RING=1s,64M: of 5000 events, a 1.5 s pause, 5000 more,
+    the exit snapshot keeps the second 5000 (the first ended more than the
+    window before the newest) and counts the first as overwritten."""
+    log = os.path.join(TMP, "window.log")
+    n, m = 5000, 5000
+    gen, _ = emit(log, "pause", n, 1500, m, PVOMP_TRACE_MODE="ring", PVOMP_TRACE_RING="1s,64M",
+                  PVOMP_TRACE_EVENTS="tp_*")
+    recs, _ = dump(log)  # exit 0: complete
+    delivered, dropped = check_accounting(recs, gen, ("tp_seq",))
+    seqs = [r[3]["seq"] for r in recs if r[0] == "tp_seq"]
+    check(seqs == list(range(n, n + m)), "the 1 s window kept %d events (seq %s..%s), wanted "
+          "the last %d" % (len(seqs), seqs[:1], seqs[-1:], m))
+    check(dropped == n, "%d counted as dropped, wanted the first %d" % (dropped, n))
+    _, _, over = snapshot_info(log)
+    check(over == n, "pvtrace_snapshot says %d overwritten, wanted %d" % (over, n))
+    print("ring_window: 1 s window: the %d events before the pause overwritten, the %d after "
+          "kept" % (n, m))
 
 
 def busy_ring(log, **env):

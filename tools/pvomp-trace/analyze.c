@@ -59,6 +59,7 @@ static void interval(struct tr_analysis *a, uint32_t t, enum tr_iv k, uint64_t s
     if (a->on_interval)
         a->on_interval(a->ctx, t, k, s, e);
     a->iv_fn = 0;
+    a->iv_site = 0;
 }
 
 /* ------------------------------------------------------------- regions */
@@ -146,6 +147,16 @@ static void region_end(struct tr_analysis *a, struct tr_active_region *r, uint64
     }
     free(r->work);
     *r = a->active[--a->nactive];
+}
+
+/* The task at depth d of thread ti ends (at the log's end: is cut) at ts. */
+static void task_interval(struct tr_analysis *a, uint32_t ti, unsigned d, uint64_t ts)
+{
+    struct tr_thr *t = &a->thr[ti];
+    uint64_t s = t->task_start[d];
+    tr_task_ran(a, t->task_site[d], ti, ts > s ? ts - s : 0);
+    a->iv_site = t->task_site[d];
+    interval(a, ti, IV_TASK, s, ts);
 }
 
 /* ----------------------------------------------- critical sections, locks */
@@ -280,14 +291,21 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
     case K_LOCK_ENTER: case K_LOCK_ACQ: case K_LOCK_REL: case K_LOCK_HELD:
         section(a, ti, &t->lock, IV_LOCK_WAIT, IV_LOCK, r->d->kind - K_LOCK_ENTER, r, ts);
         break;
-    case K_TASK_BEGIN:
-        if (t->task_depth < 16)
+    case K_TASK_CREATE:
+        tr_task_created(a, r);
+        break;
+    case K_TASK_BEGIN: {
+        uint32_t site = tr_task_begun(a, r->u[TR_ARG_task_begin_task]);
+        if (t->task_depth < 16) {
             t->task_start[t->task_depth] = ts;
+            t->task_site[t->task_depth] = site;
+        }
         t->task_depth++;
         break;
+    }
     case K_TASK_END:
         if (t->task_depth && --t->task_depth < 16)
-            interval(a, ti, IV_TASK, t->task_start[t->task_depth], ts);
+            task_interval(a, ti, t->task_depth, ts);
         break;
     case K_TARGET_BEGIN:
         if (t->target_depth < 16)
@@ -338,6 +356,9 @@ void tr_analysis_finish(struct tr_analysis *a)
             interval(a, i, IV_CRIT, t->crit.start, e);
         if (t->lock.depth)
             interval(a, i, IV_LOCK, t->lock.start, e);
+        for (; t->task_depth; t->task_depth--)
+            if (t->task_depth <= 16)
+                task_interval(a, i, t->task_depth - 1, e);
         t->itask_start = t->barrier_start = t->spin_start = t->block_start = 0;
         t->crit.depth = t->lock.depth = 0;
     }
@@ -354,6 +375,7 @@ void tr_analysis_free(struct tr_analysis *a)
         free(a->active[i].work);
     free(a->active);
     free(a->fns);
+    tr_tasks_free(a);
     free(a->thr);
     a->active = NULL;
     a->fns = NULL;

@@ -25,13 +25,14 @@ static const char *const iv_color[IV__COUNT] = {
     [IV_CRIT] = "#8e44ad", [IV_LOCK_WAIT] = "#a0522d", [IV_LOCK] = "#d16fc4",
     [IV_TASK] = "#2aa198", [IV_TARGET] = "#777777", [IV_PHANTOM] = "#222222",
 };
-/* Lane of each kind in a 22-pixel row: y, height; drawn in this order. */
+/* Lane of each kind in a 22-pixel row: y, height; drawn in this order (a
+ * task a thread runs while it waits in a barrier over the barrier). */
 static const struct {
     enum tr_iv kind;
     int y, h;
 } lanes[] = {
-    { IV_PARALLEL, 3, 18 }, { IV_REGION, 0, 3 }, { IV_TASK, 3, 8 }, { IV_TARGET, 3, 8 },
-    { IV_BARRIER, 3, 8 }, { IV_CRIT, 3, 8 }, { IV_LOCK, 3, 8 }, { IV_CRIT_WAIT, 12, 9 },
+    { IV_PARALLEL, 3, 18 }, { IV_REGION, 0, 3 }, { IV_BARRIER, 3, 8 }, { IV_TASK, 3, 8 },
+    { IV_TARGET, 3, 8 }, { IV_CRIT, 3, 8 }, { IV_LOCK, 3, 8 }, { IV_CRIT_WAIT, 12, 9 },
     { IV_LOCK_WAIT, 12, 9 }, { IV_SPIN, 12, 9 }, { IV_BLOCK, 12, 9 }, { IV_PHANTOM, 3, 18 },
 };
 #define NLANES (sizeof lanes / sizeof lanes[0])
@@ -45,9 +46,13 @@ struct ivs {
     struct iv *v;
     size_t n, cap;
 };
-struct region {
+struct region {            /* a region instance, or a task's run */
     int32_t fn;
     uint64_t s, e;
+};
+struct instances {
+    struct region *v;
+    size_t n, cap, dropped;
 };
 struct row {
     char label[112];
@@ -61,15 +66,16 @@ struct report {
     struct row *rows;
     size_t nrows, rows_cap;
     int64_t *thr_row;      /* the log's stream -> row, or -1; the top level: its phantom row */
-    char **fns;            /* region functions' names: logs of one program share them */
+    char **fns;            /* regions' and tasks' names: logs of one program share them */
     size_t nfns, fns_cap;
     struct fn_addr {       /* this log's function addresses and their indexes */
         uint64_t addr;
         int32_t fn;
     } *addrs;
     size_t naddr, addr_cap;
-    struct region *regions;
-    size_t nregions, regions_cap, regions_dropped;
+    int32_t *site_fn;      /* this log's task sites -> fns index + 1 (0: not yet) */
+    size_t nsite_fn;
+    struct instances regions, tasks;
     size_t total;          /* intervals held in rows */
 };
 
@@ -84,16 +90,9 @@ static void *grow(void *p, size_t *cap, size_t size)
     return p;
 }
 
-/* A region function's index, by name (each process has its own addresses). */
-static int32_t fn_index(struct report *r, uint64_t fn)
+/* A name's index in report.fns. */
+static int32_t name_index(struct report *r, const char *name)
 {
-    if (!fn)
-        return -1;
-    for (size_t i = r->naddr; i-- > 0;)    /* few functions; the last one is the likely one */
-        if (r->addrs[i].addr == fn)
-            return r->addrs[i].fn;
-    char hex[24];
-    const char *name = tr_code_name(r->a->log, fn, hex);
     size_t k = 0;
     while (k < r->nfns && strcmp(r->fns[k], name))
         k++;
@@ -105,10 +104,43 @@ static int32_t fn_index(struct report *r, uint64_t fn)
             exit(1);
         }
     }
+    return (int32_t)k;
+}
+
+/* A region function's index, by name (each process has its own addresses). */
+static int32_t fn_index(struct report *r, uint64_t fn)
+{
+    if (!fn)
+        return -1;
+    for (size_t i = r->naddr; i-- > 0;)    /* few functions; the last one is the likely one */
+        if (r->addrs[i].addr == fn)
+            return r->addrs[i].fn;
+    char hex[24];
+    int32_t k = name_index(r, tr_code_name(r->a->log, fn, hex));
     if (r->naddr == r->addr_cap)
         r->addrs = grow(r->addrs, &r->addr_cap, sizeof *r->addrs);
-    r->addrs[r->naddr++] = (struct fn_addr){ fn, (int32_t)k };
-    return (int32_t)k;
+    r->addrs[r->naddr++] = (struct fn_addr){ fn, k };
+    return k;
+}
+
+/* A task site's name's index (tr_task_name). */
+static int32_t site_index(struct report *r, uint32_t site)
+{
+    if (site >= r->nsite_fn) {
+        size_t n = r->a->nsites > site ? r->a->nsites : site + 1;
+        r->site_fn = realloc(r->site_fn, n * sizeof *r->site_fn);
+        if (!r->site_fn) {
+            fprintf(stderr, "pvomp-trace: out of memory\n");
+            exit(1);
+        }
+        memset(r->site_fn + r->nsite_fn, 0, (n - r->nsite_fn) * sizeof *r->site_fn);
+        r->nsite_fn = n;
+    }
+    if (!r->site_fn[site]) {
+        char hex[24];
+        r->site_fn[site] = 1 + name_index(r, tr_task_name(r->a->log, &r->a->sites[site], hex));
+    }
+    return r->site_fn[site] - 1;
 }
 
 /* Append, or merge into the previous interval of the list when the gap is
@@ -167,20 +199,23 @@ static void on_interval(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t s, ui
     int64_t row = r->thr_row[thr];
     if (row < 0)
         return;
-    int32_t fn = (kind == IV_REGION || kind == IV_PARALLEL) ? fn_index(r, r->a->iv_fn) : -1;
+    int32_t fn = kind == IV_REGION || kind == IV_PARALLEL ? fn_index(r, r->a->iv_fn)
+                 : kind == IV_TASK                    ? site_index(r, r->a->iv_site)
+                                                      : -1;
     uint64_t ps = (uint64_t)((int64_t)s - r->sub), pe = (uint64_t)((int64_t)e - r->sub);
     if (add(&r->rows[row].iv[kind], r->quantum,
             (struct iv){ .s = ps, .e = pe, .busy = e - s, .n = 1, .fn = fn }) &&
         ++r->total > 2 * MAX_INTERVALS)
         coarsen(r, MAX_INTERVALS);            /* bounds the reader's memory too */
-    if (kind == IV_REGION) {
-        if (r->nregions == MAX_REGIONS) {
-            r->regions_dropped++;
+    if (kind == IV_REGION || kind == IV_TASK) {  /* the drill-down's instances */
+        struct instances *l = kind == IV_REGION ? &r->regions : &r->tasks;
+        if (l->n == MAX_REGIONS) {
+            l->dropped++;
             return;
         }
-        if (r->nregions == r->regions_cap)
-            r->regions = grow(r->regions, &r->regions_cap, sizeof *r->regions);
-        r->regions[r->nregions++] = (struct region){ fn, ps, pe };
+        if (l->n == l->cap)
+            l->v = grow(l->v, &l->cap, sizeof *l->v);
+        l->v[l->n++] = (struct region){ fn, ps, pe };
     }
 }
 
@@ -193,8 +228,10 @@ static int region_by_start(const void *x, const void *y)
 static size_t settle(struct report *r)
 {
     coarsen(r, MAX_INTERVALS);
-    if (r->nregions > 1)
-        qsort(r->regions, r->nregions, sizeof *r->regions, region_by_start);
+    if (r->regions.n > 1)
+        qsort(r->regions.v, r->regions.n, sizeof *r->regions.v, region_by_start);
+    if (r->tasks.n > 1)
+        qsort(r->tasks.v, r->tasks.n, sizeof *r->tasks.v, region_by_start);
     return r->total;
 }
 
@@ -245,6 +282,21 @@ static bool row_empty(const struct row *w)
     return true;
 }
 
+/* [[name index, start, duration], ...] */
+static void instances_json(struct tr_out *o, const struct instances *l)
+{
+    tr_out_char(o, '[');
+    for (size_t i = 0; i < l->n; i++) {
+        const struct region *g = &l->v[i];
+        tr_out_fmt(o, "%s[%d,", i ? "," : "", g->fn);
+        tr_out_u64(o, g->s);
+        tr_out_char(o, ',');
+        tr_out_u64(o, g->e - g->s);
+        tr_out_char(o, ']');
+    }
+    tr_out_char(o, ']');
+}
+
 static void data_json(struct report *r, struct tr_out *o, uint64_t span)
 {
     tr_out_fmt(o, "{\"t1\":%llu,\"quantum\":%llu,\"kinds\":[", (unsigned long long)span,
@@ -266,16 +318,11 @@ static void data_json(struct report *r, struct tr_out *o, uint64_t span)
         tr_out_str(o, i ? "," : "");
         json_name(o, r->fns[i]);
     }
-    tr_out_str(o, "],\"regions\":[");
-    for (size_t i = 0; i < r->nregions; i++) {
-        struct region *g = &r->regions[i];
-        tr_out_fmt(o, "%s[%d,", i ? "," : "", g->fn);
-        tr_out_u64(o, g->s);
-        tr_out_char(o, ',');
-        tr_out_u64(o, g->e - g->s);
-        tr_out_char(o, ']');
-    }
-    tr_out_str(o, "],\"rows\":[\n");
+    tr_out_str(o, "],\"regions\":");
+    instances_json(o, &r->regions);
+    tr_out_str(o, ",\"tasks\":");
+    instances_json(o, &r->tasks);
+    tr_out_str(o, ",\"rows\":[\n");
     bool first = true;
     for (size_t i = 0; i < r->nrows; i++) {
         if (!r->rows[i].thread && row_empty(&r->rows[i]))
@@ -334,17 +381,22 @@ static void page_timeline(struct tr_out *o, size_t total, const struct report *r
                   "<button id=\"zout\" title=\"zoom out (-, wheel)\">&minus;</button>"
                   "<button id=\"zreset\" title=\"whole log (0, double click)\">whole log</button>"
                   " <span id=\"range\"></span></div>\n");
-    if (r->quantum > 1 || r->regions_dropped)
+    if (r->quantum > 1 || r->regions.dropped || r->tasks.dropped)
         tr_out_fmt(o, "<p class=\"note\">Intervals of a kind less than %.3f us apart are merged "
-                      "(%zu in the page)%s.</p>\n", (double)r->quantum / 1e3, total,
-                   r->regions_dropped ? "; only the first 262144 region instances are listed"
-                                      : "");
+                      "(%zu in the page)%s%s.</p>\n", (double)r->quantum / 1e3, total,
+                   r->regions.dropped ? "; only the first 262144 region instances are listed"
+                                      : "",
+                   r->tasks.dropped ? "; only the first 262144 task runs are listed" : "");
     tr_out_str(o, "<div id=\"tlbox\"><div id=\"labels\"><div class=\"lbl\">time</div></div>"
                   "<div id=\"plot\"><canvas id=\"axis\"></canvas><canvas id=\"tl\"></canvas>"
                   "</div></div>\n<div id=\"tip\"></div>\n<div id=\"detail\"></div>\n"
                   "<h2>Regions</h2>\n<p>Click a region for its instances, an instance to zoom "
                   "to it and see what each thread did.</p>\n<table class=\"num\" id=\"regions\">"
-                  "</table>\n<div id=\"instances\"></div>\n");
+                  "</table>\n");
+    if (r->tasks.n)
+        tr_out_str(o, "<h2>Tasks</h2>\n<p>By the construct that created them (else their body); "
+                      "click one for its runs.</p>\n<table class=\"num\" id=\"tasks\"></table>\n");
+    tr_out_str(o, "<div id=\"instances\"></div>\n");
 }
 
 static void *zalloc(size_t n, size_t size)
@@ -411,6 +463,7 @@ int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *opt, st
         r.a = &bs[i];
         r.sub = base - tr_log_time_offset(logs[i]);
         r.naddr = 0;                            /* addresses are the process's own */
+        r.nsite_fn = 0;
         tr_analysis_run(&bs[i]);
         free(r.thr_row);
     }
@@ -444,7 +497,9 @@ int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *opt, st
         free(r.fns[i]);
     free(r.fns);
     free(r.addrs);
-    free(r.regions);
+    free(r.site_fn);
+    free(r.regions.v);
+    free(r.tasks.v);
     for (size_t i = 0; i < n; i++) {
         tr_analysis_free(&as[i]);
         tr_analysis_free(&bs[i]);

@@ -34,6 +34,7 @@ struct tr_names {
     /* cache: address -> name */
     uint64_t *keys;
     char **vals;
+    bool *lined;                    /* the name has a source line */
     size_t cap, n;
 };
 
@@ -142,6 +143,7 @@ void tr_names_close(struct tr_names *nm)
         free(nm->vals ? nm->vals[i] : NULL);
     free(nm->keys);
     free(nm->vals);
+    free(nm->lined);
     free(nm->state);
     free(nm->debug_path);
     free(nm);
@@ -163,7 +165,7 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static char *make_name(struct tr_names *nm, uint64_t addr)
+static char *make_name(struct tr_names *nm, uint64_t addr, bool *lined)
 {
     char *out = NULL;
     ssize_t oi = object_of(nm, addr);
@@ -193,7 +195,8 @@ static char *make_name(struct tr_names *nm, uint64_t addr)
             const char *cut = strstr(s, "._omp_");
             int flen = cut ? (int)(cut - s) : (int)strlen(s);
             int r;
-            if (file && line > 0)
+            *lined = file && line > 0;
+            if (*lined)
                 r = asprintf(&out, "%.*s:%d (%s)", flen, s, line, base_name(file));
             else if (off)
                 r = asprintf(&out, "%s+%#llx", s, (unsigned long long)off);
@@ -208,16 +211,21 @@ static char *make_name(struct tr_names *nm, uint64_t addr)
     return out;
 }
 
-const char *tr_names_get(struct tr_names *nm, uint64_t addr)
+/* The cached name of addr (NULL: none could be made); *lined: it has a
+ * source line. */
+static const char *lookup(struct tr_names *nm, uint64_t addr, bool *lined)
 {
+    *lined = false;
     if (!nm)
         return NULL;
     if (2 * (nm->n + 1) > nm->cap) {
         size_t oc = nm->cap, nc = oc ? 2 * oc : 64;
         uint64_t *ok = nm->keys;
         char **ov = nm->vals;
+        bool *ol = nm->lined;
         nm->keys = xmalloc0(nc * sizeof *nm->keys);
         nm->vals = xmalloc0(nc * sizeof *nm->vals);
+        nm->lined = xmalloc0(nc * sizeof *nm->lined);
         nm->cap = nc;
         for (size_t i = 0; i < oc; i++)
             if (ov[i]) {
@@ -226,23 +234,34 @@ const char *tr_names_get(struct tr_names *nm, uint64_t addr)
                     j = (j + 1) & (nc - 1);
                 nm->keys[j] = ok[i];
                 nm->vals[j] = ov[i];
+                nm->lined[j] = ol[i];
             }
         free(ok);
         free(ov);
+        free(ol);
     }
     size_t j = (addr * 0x9e3779b97f4a7c15ull) & (nm->cap - 1);
     while (nm->vals[j]) {
-        if (nm->keys[j] == addr)
+        if (nm->keys[j] == addr) {
+            *lined = nm->lined[j];
             return nm->vals[j];
+        }
         j = (j + 1) & (nm->cap - 1);
     }
-    char *s = make_name(nm, addr);
+    char *s = make_name(nm, addr, lined);
     if (!s)
         return NULL;
     nm->keys[j] = addr;
     nm->vals[j] = s;
+    nm->lined[j] = *lined;
     nm->n++;
     return s;
+}
+
+const char *tr_names_get(struct tr_names *nm, uint64_t addr)
+{
+    bool lined;
+    return lookup(nm, addr, &lined);
 }
 
 const char *tr_code_arg_name(struct tr_names *nm, const struct tr_desc *d, unsigned i, uint64_t v)
@@ -264,4 +283,16 @@ const char *tr_code_name(struct tr_log *log, uint64_t addr, char hex[24])
         return s;
     snprintf(hex, 24, "%#llx", (unsigned long long)addr);
     return hex;
+}
+
+const char *tr_task_name(struct tr_log *log, const struct tr_task_site *t, char hex[24])
+{
+    if (!t->fn && !t->ra) /* sites[0] (task_create always has a body) */
+        return "(created before the log)";
+    bool lined = false;
+    /* codeptr_ra is a return address: the call's last byte is the line's */
+    const char *site = t->ra ? lookup(log->names, t->ra - 1, &lined) : NULL;
+    if (lined || !t->fn)
+        return site ? site : tr_code_name(log, t->ra - 1, hex);
+    return tr_code_name(log, t->fn, hex);
 }

@@ -128,6 +128,7 @@ enum tr_kind {
     K_CRIT_REL = K_CAT + TR_EV_critical_release, K_CRIT_HELD = K_CAT + TR_EV_critical_held,
     K_LOCK_ENTER = K_CAT + TR_EV_lock_enter, K_LOCK_ACQ = K_CAT + TR_EV_lock_acquired,
     K_LOCK_REL = K_CAT + TR_EV_lock_release, K_LOCK_HELD = K_CAT + TR_EV_lock_held,
+    K_TASK_CREATE = K_CAT + TR_EV_task_create,
     K_TASK_BEGIN = K_CAT + TR_EV_task_begin, K_TASK_END = K_CAT + TR_EV_task_end,
     K_TARGET_BEGIN = K_CAT + TR_EV_target_begin, K_TARGET_END = K_CAT + TR_EV_target_end,
     K_PHANTOM = K_CAT + TR_EV_phantom_change,
@@ -350,6 +351,7 @@ struct tr_thr {
         unsigned depth;                 /* sections of the kind held */
     } crit, lock;
     uint64_t task_start[16], target_start[16];
+    uint32_t task_site[16];             /* the running tasks' sites (tr_analysis.sites) */
     unsigned task_depth, target_depth;
 };
 
@@ -359,6 +361,19 @@ struct tr_region_fn {                   /* parallel regions, by outlined functio
     double imb_sum, imb_max;
     unsigned max_threads;
 };
+
+/* Explicit tasks, by where they were created: task_create's fn (the body)
+ * and codeptr_ra (the program's call that created it; 0 when not known).
+ * sites[0] stands for tasks whose task_create is not in the log. */
+struct tr_task_site {
+    uint64_t fn, ra;
+    uint64_t instances, total, max;     /* task_begin .. task_end, ns */
+    uint64_t *ran;                      /* bit per thread (tr_analysis.thr) that ran one */
+};
+/* A task site's name: the construct's function:line (file) (codeptr_ra),
+ * else the body's name (tr_code_name of fn), else codeptr_ra's; for sites[0]
+ * "(created before the log)".  Owned by log->names or written to hex. */
+const char *tr_task_name(struct tr_log *log, const struct tr_task_site *s, char hex[24]);
 
 typedef void (*tr_iv_fn)(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t start, uint64_t end);
 
@@ -378,6 +393,14 @@ struct tr_analysis {
     void *ctx;
     uint64_t iv_fn;                     /* during on_interval: the region's outlined
                                            function (IV_REGION, IV_PARALLEL), or 0 */
+    struct tr_task_site *sites;         /* [0]: tasks created before the log */
+    size_t nsites, sites_cap;
+    struct tr_task_map {                /* created, not yet begun: task -> site */
+        uint64_t *keys;
+        uint32_t *vals;                 /* site index + 1; 0: a free slot */
+        size_t cap, n;
+    } pending;
+    uint32_t iv_site;                   /* during on_interval of IV_TASK: its site */
 };
 void tr_analysis_init(struct tr_analysis *a, struct tr_log *log);
 void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r);
@@ -385,6 +408,13 @@ void tr_analysis_finish(struct tr_analysis *a);    /* closes open intervals */
 void tr_analysis_free(struct tr_analysis *a);
 /* Run a whole log through an analysis (time order). */
 void tr_analysis_run(struct tr_analysis *a);
+/* Tasks (tasks.c): task_create maps its task to a site; task_begin takes
+ * the task's site (0: created before the log); a finished run counts. */
+void tr_task_created(struct tr_analysis *a, const struct tr_rec *r);
+uint32_t tr_task_begun(struct tr_analysis *a, uint64_t task);
+void tr_task_ran(struct tr_analysis *a, uint32_t site, uint32_t thr, uint64_t ns);
+unsigned tr_task_threads(const struct tr_analysis *a, const struct tr_task_site *s);
+void tr_tasks_free(struct tr_analysis *a);
 void tr_stats_text(struct tr_analysis *a, struct tr_out *o);
 void tr_stats_html(struct tr_analysis *a, struct tr_out *o);
 

@@ -1,6 +1,7 @@
 /* stats: what the log says, in numbers: counts per event; per thread the
  * time in parallel regions, barriers, waits (spinning vs blocked), critical
- * sections and locks; load imbalance per parallel region; drops. */
+ * sections and locks; load imbalance per parallel region; tasks by where
+ * they were created; drops. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,119 @@ static double ms(uint64_t ns)
 static double pct(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Tasks by name: the sites of one log or several (each process has its
+ * own addresses; the names agree), named as tr_task_name does. */
+struct task_row {
+    char *name;
+    uint64_t instances, total, max;
+    unsigned threads, logs;
+    uint64_t *ran;          /* while one log is added: its threads that ran one */
+};
+struct task_rows {
+    struct task_row *v;
+    size_t n, cap;
+};
+
+static void *need(void *p)
+{
+    if (!p) {
+        fprintf(stderr, "pvomp-trace: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static struct task_row *task_row(struct task_rows *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->v[i].name, name))
+            return &t->v[i];
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 16;
+        t->v = need(realloc(t->v, t->cap * sizeof *t->v));
+    }
+    t->v[t->n] = (struct task_row){ .name = need(strdup(name)) };
+    return &t->v[t->n++];
+}
+
+static void task_rows_add(struct task_rows *t, struct tr_analysis *a)
+{
+    size_t words = (a->nthr + 63) / 64;
+    for (size_t i = 0; i < a->nsites; i++) {
+        struct tr_task_site *s = &a->sites[i];
+        char hex[24];
+        if (!s->instances)
+            continue;
+        struct task_row *w = task_row(t, tr_task_name(a->log, s, hex));
+        w->instances += s->instances;
+        w->total += s->total;
+        w->max = s->max > w->max ? s->max : w->max;
+        if (!w->ran)
+            w->ran = need(calloc(words, sizeof *w->ran));
+        for (size_t k = 0; k < words; k++)
+            w->ran[k] |= s->ran[k];
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        struct task_row *w = &t->v[i];
+        for (size_t k = 0; w->ran && k < words; k++)
+            w->threads += (unsigned)__builtin_popcountll(w->ran[k]);
+        w->logs += w->ran != NULL;
+        free(w->ran);
+        w->ran = NULL;
+    }
+}
+
+static int task_by_total(const void *x, const void *y)
+{
+    const struct task_row *a = x, *b = y;
+    if (a->total != b->total)
+        return a->total < b->total ? 1 : -1;
+    return strcmp(a->name, b->name);
+}
+
+static double task_mean_us(const struct task_row *w)
+{
+    return w->instances ? (double)w->total / (double)w->instances / 1e3 : 0.0;
+}
+
+/* The task table (text), sorted by total time; emptied.  nlogs > 1: the
+ * table over several logs, with a column of how many had the task. */
+static void task_table(struct tr_out *o, struct task_rows *t, size_t nlogs)
+{
+    if (!t->n)
+        return;
+    qsort(t->v, t->n, sizeof *t->v, task_by_total);
+    int w = 18;
+    for (size_t i = 0; i < t->n; i++)
+        w = (int)strlen(t->v[i].name) > w ? (int)strlen(t->v[i].name) : w;
+    if (nlogs > 1)
+        tr_out_fmt(o, "\n== all %zu logs: tasks by name (threads summed over the logs):\n", nlogs);
+    else
+        tr_out_str(o, "\ntasks (by the construct that created them, else their body; time from "
+                      "task_begin to task_end):\n");
+    tr_out_fmt(o, "  %-*s", w, "task");
+    if (nlogs > 1)
+        tr_out_fmt(o, " %5s", "logs");
+    tr_out_fmt(o, " %10s %8s %12s %12s %12s\n", "instances", "threads", "total ms", "mean us",
+               "max us");
+    for (size_t i = 0; i < t->n; i++) {
+        struct task_row *r = &t->v[i];
+        tr_out_fmt(o, "  %-*s", w, r->name);
+        if (nlogs > 1)
+            tr_out_fmt(o, " %5u", r->logs);
+        tr_out_fmt(o, " %10llu %8u %12.3f %12.3f %12.3f\n", (unsigned long long)r->instances,
+                   r->threads, ms(r->total), task_mean_us(r), (double)r->max / 1e3);
+    }
+}
+
+static void task_rows_free(struct task_rows *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->v[i].name);
+    free(t->v);
+    *t = (struct task_rows){ 0 };
 }
 
 /* Events sorted by count (only those seen). */
@@ -139,6 +253,10 @@ void tr_stats_text(struct tr_analysis *a, struct tr_out *o)
                        100.0 * f->imb_max);
         }
     }
+    struct task_rows tasks = { 0 };
+    task_rows_add(&tasks, a);
+    task_table(o, &tasks, 1);
+    task_rows_free(&tasks);
     struct tr_thr *top = &a->thr[a->nthr - 1];
     if (top->n[IV_PHANTOM])
         tr_out_fmt(o, "\nphantom episodes: %llu, %.3f ms in total, at most %llu phantom(s)\n",
@@ -198,6 +316,26 @@ void tr_stats_html(struct tr_analysis *a, struct tr_out *o)
         }
         tr_out_str(o, "</table>\n");
     }
+
+    struct task_rows tasks = { 0 };
+    task_rows_add(&tasks, a);
+    if (tasks.n) {
+        qsort(tasks.v, tasks.n, sizeof *tasks.v, task_by_total);
+        tr_out_str(o, "<h2>Explicit tasks</h2>\n<p>By the construct that created them, else their body; "
+                      "time from task_begin to task_end.</p>\n<table class=\"num\">"
+                      "<tr><th>task</th><th>instances</th><th>threads</th>"
+                      "<th>total ms</th><th>mean us</th><th>max us</th></tr>\n");
+        for (size_t i = 0; i < tasks.n; i++) {
+            struct task_row *r = &tasks.v[i];
+            tr_out_str(o, "<tr><td>");
+            tr_out_html(o, (const uint8_t *)r->name, strlen(r->name));
+            tr_out_fmt(o, "</td><td>%llu</td><td>%u</td><td>%.3f</td><td>%.3f</td>"
+                          "<td>%.3f</td></tr>\n", (unsigned long long)r->instances, r->threads,
+                       ms(r->total), task_mean_us(r), (double)r->max / 1e3);
+        }
+        tr_out_str(o, "</table>\n");
+    }
+    task_rows_free(&tasks);
 
     tr_out_str(o, "<h2>Events</h2>\n<table class=\"num\"><tr><th>event</th><th>count</th></tr>\n");
     for (size_t i = 0; i < nev; i++) {
@@ -280,6 +418,7 @@ int tr_cmd_stats(struct tr_log **logs, size_t n, const struct tr_opts *opt, FILE
     struct tr_out o;
     struct merged_region *m = NULL;
     size_t nm = 0;
+    struct task_rows tasks = { 0 };
     (void)opt;
     tr_out_init(&o, f);
     for (size_t i = 0; i < n; i++) {
@@ -289,12 +428,17 @@ int tr_cmd_stats(struct tr_log **logs, size_t n, const struct tr_opts *opt, FILE
         tr_analysis_init(&a, logs[i]);
         tr_analysis_run(&a);
         tr_stats_text(&a, &o);
-        if (n > 1)
+        if (n > 1) {
             merge_regions(&m, &nm, &a);
+            task_rows_add(&tasks, &a);
+        }
         tr_analysis_free(&a);
     }
-    if (n > 1)
+    if (n > 1) {
         merged_table(&o, m, nm, n);
+        task_table(&o, &tasks, n);
+    }
+    task_rows_free(&tasks);
     tr_out_flush(&o);
     free(o.buf);
     return 0;

@@ -66,6 +66,17 @@ static void json_interval(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t s, 
         tr_out_str(o, "\",\"fn_name\":");
         tr_out_json_str(o, (const uint8_t *)name, strlen(name));
         tr_out_char(o, '}');
+    } else if (kind == IV_TASK) { /* "args":{"task":"main:41 (demo.c)","fn":"0x..","codeptr_ra":"0x.."} */
+        const struct tr_task_site *t = &j->a->sites[j->a->iv_site];
+        char hex[24];
+        const char *name = tr_task_name(j->a->log, t, hex);
+        tr_out_str(o, ",\"args\":{\"task\":");
+        tr_out_json_str(o, (const uint8_t *)name, strlen(name));
+        tr_out_str(o, ",\"fn\":\"");
+        tr_out_hex(o, t->fn);
+        tr_out_str(o, "\",\"codeptr_ra\":\"");
+        tr_out_hex(o, t->ra);
+        tr_out_str(o, "\"}");
     }
     tr_out_char(o, '}');
 }

@@ -2,13 +2,15 @@
 // The data is the JSON in <script id="pvdata"> (html.c writes it): per row
 // (a thread, or the process-wide phantom row) and interval kind, a flat list
 // of 5-tuples [start - previous start, duration, intervals merged, busy ns,
-// function index or -1], times in ns from the first record.
+// name index (a region's function, a task's site) or -1], times in ns from
+// the first record.
 // Zoom: wheel or +/- (at the cursor), pan: drag or the arrow keys, reset:
-// double click or 0.  Hover shows an interval's details; clicking a region
-// in "Regions" lists its instances, and an instance zooms to it and shows
-// what each thread did meanwhile.  The URL's hash keeps the view:
-// #view=START,END (ns) and, for links to one detail, hover=ROW,NS and
-// region=FN,INSTANCE.
+// double click or 0.  Hover shows an interval's details (a region's or a
+// task's name too); clicking a region in "Regions" (a task in "Tasks")
+// lists its instances, and an instance zooms to it and shows what each
+// thread did meanwhile.  The URL's hash keeps the view: #view=START,END
+// (ns) and, for links to one detail, hover=ROW,NS, region=FN,INSTANCE and
+// task=FN,INSTANCE.
 "use strict";
 (function () {
   const T0 = performance.now();
@@ -237,51 +239,59 @@
     out.querySelector("h3").textContent = title + " — per row, " + fmt(b - a);
   }
 
-  // Regions: by function, then instances; an instance zooms and breaks down.
-  function regionTable() {
-    const byFn = new Map();
-    D.regions.forEach(function (r, i) {
+  // Regions by function and tasks by site (D.regions, D.tasks: [name index,
+  // start, duration]), then instances; an instance zooms and breaks down.
+  const pick = {
+    region: { list: D.regions, table: "regions", head: "region", time: "wall ms" },
+    task: { list: D.tasks || [], table: "tasks", head: "task", time: "total ms" },
+  };
+  function pickTable(kind) {
+    const P = pick[kind], byFn = new Map();
+    P.list.forEach(function (r, i) {
       if (!byFn.has(r[0])) byFn.set(r[0], []);
       byFn.get(r[0]).push(i);
     });
-    const tbl = document.getElementById("regions");
-    let html = "<tr><th>region</th><th>instances</th><th>wall ms</th></tr>";
-    const order = Array.from(byFn.keys());
-    order.forEach(function (fn) {
-      const wall = byFn.get(fn).reduce((s, i) => s + D.regions[i][2], 0);
-      html += "<tr class=\"pick\" data-fn=\"" + fn + "\"><td></td><td>" + byFn.get(fn).length +
+    P.byFn = byFn;
+    const tbl = document.getElementById(P.table);
+    if (!tbl) return;
+    let html = "<tr><th>" + P.head + "</th><th>instances</th><th>" + P.time + "</th></tr>";
+    byFn.forEach(function (list, fn) {
+      const wall = list.reduce((s, i) => s + P.list[i][2], 0);
+      html += "<tr class=\"pick\" data-fn=\"" + fn + "\"><td></td><td>" + list.length +
         "</td><td>" + (wall / 1e6).toFixed(3) + "</td></tr>";
     });
     tbl.innerHTML = html;
     tbl.querySelectorAll("tr.pick").forEach(function (tr) {
       tr.firstChild.textContent = D.fns[+tr.dataset.fn];
-      tr.onclick = function () { instances(+tr.dataset.fn, byFn.get(+tr.dataset.fn)); };
+      tr.onclick = function () { instances(kind, +tr.dataset.fn); };
     });
-    return byFn;
   }
 
-  function instances(fn, list) {
+  function instances(kind, fn) {
+    const P = pick[kind], list = P.byFn.get(fn);
     const out = document.getElementById("instances");
     let html = "<h3></h3><table class=\"num\"><tr><th>#</th><th>start</th><th>duration</th></tr>";
     list.slice(0, 2000).forEach(function (ri, n) {
-      const r = D.regions[ri];
+      const r = P.list[ri];
       html += "<tr class=\"pick\" data-r=\"" + ri + "\"><td>" + n + "</td><td>" + fmt(r[1]) +
         "</td><td>" + fmt(r[2]) + "</td></tr>";
     });
     out.innerHTML = html + "</table>" +
       (list.length > 2000 ? "<p>the first 2000 of " + list.length + " instances</p>" : "");
-    out.querySelector("h3").textContent = D.fns[fn] + ": " + list.length + " instance(s)";
+    out.querySelector("h3").textContent = (kind === "task" ? "task " : "") + D.fns[fn] + ": " +
+      list.length + " instance(s)";
     out.querySelectorAll("tr.pick").forEach(function (tr) {
-      tr.onclick = function () { openRegion(+tr.dataset.r); };
+      tr.onclick = function () { openInstance(kind, +tr.dataset.r); };
     });
   }
 
-  function openRegion(ri) {
-    const r = D.regions[ri], pad = r[2] * 0.05 + 1;
+  function openInstance(kind, ri) {
+    const P = pick[kind], r = P.list[ri], pad = r[2] * 0.05 + 1;
     setView(r[1] - pad, r[1] + r[2] + pad);
-    breakdown(r[1], r[1] + r[2], D.fns[r[0]] + " at " + fmt(r[1]));
+    breakdown(r[1], r[1] + r[2], (kind === "task" ? "task " : "") + D.fns[r[0]] + " at " +
+      fmt(r[1]));
     const h = new URLSearchParams(location.hash.slice(1));
-    h.set("region", r[0] + "," + D.regions.filter((x, i) => i < ri && x[0] === r[0]).length);
+    h.set(kind, r[0] + "," + P.list.filter((x, i) => i < ri && x[0] === r[0]).length);
     history.replaceState(null, "", "#" + h.toString().replace(/%2C/g, ","));
   }
 
@@ -301,19 +311,21 @@
     d.textContent = r.label;
     labels.appendChild(d);
   });
-  const byFn = regionTable();
+  pickTable("region");
+  pickTable("task");
   window.addEventListener("resize", layout);
   layout();
 
   // The hash: a view, and a detail to open.
   const h = new URLSearchParams(location.hash.slice(1));
-  if (h.get("region")) {
-    const p = h.get("region").split(",").map(Number), list = byFn.get(p[0]);
+  ["region", "task"].forEach(function (kind) {
+    if (!h.get(kind)) return;
+    const p = h.get(kind).split(",").map(Number), list = pick[kind].byFn.get(p[0]);
     if (list && list[p[1] || 0] !== undefined) {
-      instances(p[0], list);
-      openRegion(list[p[1] || 0]);
+      instances(kind, p[0]);
+      openInstance(kind, list[p[1] || 0]);
     }
-  }
+  });
   if (h.get("view")) {
     const p = h.get("view").split(",").map(Number);
     if (p.length === 2 && p[1] > p[0]) setView(p[0], p[1]);
