@@ -13,8 +13,8 @@
 # Usage: bench/ompt/instructions.sh [--check] [--only A,B] [BUILD_DIR] [N]
 #   (default BUILD_DIR build, N 200).  --check (a test: scripts/test.sh,
 #   part ompt-cost; libgomp left out): exit 1 when a construct costs more
-#   instructions with the sites than its budget below allows -- the flag
-#   tests on its path, 2 instructions each (cmpb + jne) -- or, for a
+#   instructions with the sites than its budget below allows -- the tool
+#   tests left on its path, 2 instructions each (cmpb + jne) -- or, for a
 #   construct without a budget, more than 1 % more.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,25 +111,34 @@ for name, v in per.items():
         row += " %.1f |" % v["gomp"]
     print(row)
 print("(instructions per instance, 1 thread, N = %d; worst ratio %.3f, %s)" % (n, worst[1], worst[0]))
-# Instructions a construct may cost more with the sites than without: each
-# `if (pv_ompt_tool())` on its path is a cmpb and a not-taken jne.  A site
-# that costs more (a value computed ahead of the test, a register saved or
-# a frame set up for the tool's branch) shows here.
+# Instructions a construct may cost more with the sites than without (a
+# ratchet: each budget is what the construct costs now; lower it when a
+# site gets cheaper).  A site that shares its one flag test with a trace
+# point (an attached tool sets a bit of its own in that flag,
+# src/ompt/observe.c) costs nothing; each remaining `if (pv_ompt_tool())`
+# is a cmpb and a not-taken jne.  A site that costs more (a value computed
+# ahead of the test, a register saved or a frame set up for the tool's
+# branch) shows here.
 budget = {
-    "BARRIER": 2,        # GOMP_barrier
-    "SINGLE": 4,         # GOMP_single_start, the barrier after it
-    "CRITICAL": 4,       # GOMP_critical_start, _end
-    "LOCK": 4,           # omp_set_lock, omp_unset_lock
-    "ATOMIC_ld": 4,      # GOMP_atomic_start, _end
-    "ORDERED": 4,        # GOMP_ordered_start, _end
-    "FOR_dynamic": 8,    # loop start, chunk (dispatch), loop end, its barrier
-    "PARALLEL": 14,      # parallel begin, implicit task begin (primary), frames, join, parallel end
-    # (measured here since the entry's address moved into the task-create
-    # test: PARALLEL_TASK +6, TASKWAIT +8; the budgets keep one site spare)
-    "PARALLEL_TASK": 8,  # task create, body run, task end, schedule
+    "BARRIER": 0,        # GOMP_barrier: the barrier_enter flag
+    "SINGLE": 0,         # GOMP_single_start: the single flag; its barrier
+    "CRITICAL": 0,       # GOMP_critical_start, _end: the critical group's flags
+    "LOCK": 0,           # omp_set_lock, omp_unset_lock: the lock group's flags
+    "ATOMIC_ld": 0,      # GOMP_atomic_start, _end: the critical group's flags
+    # GOMP_ordered_start, _end: no trace point to share (GOMP_ordered_end is
+    # an empty function without OMPT)
+    "ORDERED": 4,
+    # loop start (the work begin: no trace test on every thread's path); the
+    # chunk shares loop_chunk's flag, the loop end the barrier's
+    "FOR_dynamic": 2,
+    # the requested team size, the entry's address and frame, the primary's
+    # exit frame (parallel begin with the primary's implicit task begin,
+    # parallel end and the join share trace flags)
+    "PARALLEL": 6,
+    "PARALLEL_TASK": 6,  # task create, body run, task end
     # one thread: a one-thread team runs the task at once, undeferred (as
     # libomp): task create, the switch into its frame and out, its end, taskwait
-    "TASKWAIT": 10,
+    "TASKWAIT": 8,
 }
 if check:
     bad = []

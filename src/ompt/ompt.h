@@ -3,8 +3,12 @@
  * With no tool attached an event site costs one load and one predictable,
  * not-taken branch:
  *
- *     if (pv_ompt_tool()) pv_ompt_parallel_begin(team, flags);
- *     if (pv_ompt_tool()) pv_barrier_told(kind, ...); else <trace, wait, trace>;
+ *     if (pv_ompt_tool()) pv_ompt_exit_frame(...);
+ *
+ * or nothing more than the trace point beside it, whose flag it shares
+ * (observe.c: an attached tool sets a bit of its own in that flag byte):
+ *
+ *     if (pv_trace_state[PV_TRACE_EV_single]) single_observed(...);
  *
  * pv_ompt_tool() tests whether a tool is attached; pv_ompt_on(ev) whether
  * one event has a callback.  Everything behind the branch is out of line in
@@ -62,11 +66,15 @@ extern PV_HIDDEN bool pv_ompt_active;
  * would cost the path without a tool an instruction and often a frame of
  * its own (the load needs the frame's layout, so the prologue can no
  * longer be moved into the paths that need it). */
+#ifdef PVOMP_NO_OMPT
+#define pv_ompt_entry_ra() ((const void *)0)
+#else
 #define pv_ompt_entry_ra()                                                              \
     ({                                                                                  \
         __asm__ volatile("" ::: "memory");                                              \
         pv_ompt_take_given_ra(__builtin_return_address(0));                             \
     })
+#endif
 
 /* Callbacks in progress, counted in 64 slots (a thread's slot is a hash of
  * its TLS address; padded, so that threads rarely share a line), so that the
@@ -258,6 +266,9 @@ struct pv_ws;
 /* ------------------------------------------------------ start and stop */
 void pv_ompt_init(void);          /* tool discovery and initialization (once) */
 void pv_ompt_shutdown(void);      /* end of program: finalize the tool */
+/* A tool starts (on) or ends: the trace flags whose test a runtime site
+ * shares with its OMPT events get, or lose, the tool's bit (observe.c). */
+void pv_ompt_observe_sites(bool on);
 
 /* ----------------------------------------------- parallel regions (team.c) */
 /* Before the members start: parallel_begin; the implicit tasks' tool state

@@ -188,6 +188,7 @@ void pv_ompt_init(void)
         return;
     }
     pv_ompt_where_init();
+    pv_ompt_observe_sites(true); /* before the tool is active (observe.c) */
     __atomic_store_n(&pv_ompt_active, true, __ATOMIC_RELEASE);
 }
 
@@ -200,6 +201,7 @@ static void detach(void)
     pv_ompt_clear_callbacks();
     pv_ompt_wait_dispatches();  /* callbacks that started before the clearing end first */
     __atomic_store_n(&pv_ompt_active, false, __ATOMIC_RELEASE);
+    pv_ompt_observe_sites(false);
     tool = NULL;
     if (t && t->finalize)
         t->finalize(&t->tool_data);

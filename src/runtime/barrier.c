@@ -126,9 +126,10 @@ void pv_barrier_cancel(struct pv_barrier *b)
 
 /* ------------------------------------------------- the one barrier site */
 
-bool pv_barrier_told(enum pv_barrier_kind kind, unsigned trace_prev, const void *codeptr)
+bool pv_barrier_observed(enum pv_barrier_kind kind, unsigned trace_prev, const void *codeptr)
 {
-    return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, codeptr, true);
+    bool tool = kind != PV_BARRIER_OTHER && pv_ompt_tool();
+    return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, codeptr, tool);
 }
 
 PV_EXPORT void GOMP_barrier(void)

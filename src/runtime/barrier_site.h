@@ -4,28 +4,29 @@
  *
  * Inline, with `kind` and `trace_prev` constants at each call, so that a
  * site without a tool or trace costs the flag tests and the wait, and the
- * tool's side stays out of line (pv_barrier_wait_with_tool). */
+ * tool's side stays out of line (pv_barrier_observed). */
 #ifndef PV_RUNTIME_BARRIER_SITE_H
 #define PV_RUNTIME_BARRIER_SITE_H
 
 #include "runtime/internal.h"
 #include "trace/trace.h"
 
-/* The sequence, with or without the tool's events around the wait. */
+/* The trace records no cancellable barrier outside a team. */
+static inline __attribute__((always_inline)) bool pv_barrier_traced(enum pv_barrier_kind kind,
+                                                                     struct pv_team *team)
+{
+    return team || !pv_barrier_cancellable(kind);
+}
+
+/* The wait, with or without the tool's events around it, and the trace's
+ * leave record. */
 static inline __attribute__((always_inline)) bool
-pv_barrier_sequence(enum pv_barrier_kind kind, struct pv_team *team, unsigned trace_prev,
-                    const void *codeptr, bool tool)
+pv_barrier_wait_leave(enum pv_barrier_kind kind, struct pv_team *team, const void *codeptr,
+                      bool tool)
 {
     bool cancellable = pv_barrier_cancellable(kind);
-    /* The trace records no cancellable barrier outside a team. */
-    bool traced = team || !cancellable;
+    bool traced = pv_barrier_traced(kind, team);
     unsigned tkind = pv_barrier_trace_kind(kind);
-    if (traced && __builtin_expect(pv_trace_state[PV_TRACE_EV_barrier_enter], 0)) {
-        if (trace_prev) /* right after that event: share its clock read (trace.h) */
-            pv_trace_emit_after_barrier_enter(trace_prev, tkind);
-        else
-            pv_trace_emit_barrier_enter(tkind);
-    }
     struct pv_barrier *b = !team ? NULL : kind == PV_BARRIER_JOIN ? &team->final : &team->barrier;
     bool cancelled;
     if (tool) {
@@ -44,10 +45,35 @@ pv_barrier_sequence(enum pv_barrier_kind kind, struct pv_team *team, unsigned tr
     return cancelled;
 }
 
-/* The sequence with a tool attached (barrier.c; out of line, so that a
- * site without a tool keeps nothing for it: not even the codeptr). */
-bool pv_barrier_told(enum pv_barrier_kind kind, unsigned trace_prev, const void *codeptr)
+/* The sequence: the trace's enter record, then the above. */
+static inline __attribute__((always_inline)) bool
+pv_barrier_sequence(enum pv_barrier_kind kind, struct pv_team *team, unsigned trace_prev,
+                    const void *codeptr, bool tool)
+{
+    unsigned tkind = pv_barrier_trace_kind(kind);
+    if (pv_barrier_traced(kind, team) &&
+        __builtin_expect(pv_trace_state[PV_TRACE_EV_barrier_enter] & PV_TRACE_TRACED, 0)) {
+        if (trace_prev) /* right after that event: share its clock read (trace.h) */
+            pv_trace_emit_after_barrier_enter(trace_prev, tkind);
+        else
+            pv_trace_emit_barrier_enter(tkind);
+    }
+    return pv_barrier_wait_leave(kind, team, codeptr, tool);
+}
+
+/* The sequence when traced or a tool is attached (barrier.c; out of line,
+ * so that a site without either keeps nothing for them: not even the
+ * codeptr).  The tool's events if one is attached (none for task
+ * reductions' barrier). */
+bool pv_barrier_observed(enum pv_barrier_kind kind, unsigned trace_prev, const void *codeptr)
     __attribute__((cold, noinline));
+
+/* The site's one flag test, shared by the trace and OMPT: barrier_enter's
+ * flag, in which an attached tool sets a bit of its own (ompt/observe.c).
+ * Without either the site is the wait and the leave record's test, as in
+ * a build without OMPT. */
+#define pv_barrier_observed_on()                                                        \
+    __builtin_expect(pv_trace_state[PV_TRACE_EV_barrier_enter] != 0, 0)
 
 /* Waits at the current team's barrier (the join: its final barrier;
  * outside a team only the events).  trace_prev: the trace event emitted
@@ -60,10 +86,10 @@ bool pv_barrier_told(enum pv_barrier_kind kind, unsigned trace_prev, const void 
 static inline __attribute__((always_inline)) bool
 pv_barrier_at(enum pv_barrier_kind kind, unsigned trace_prev, bool in_entry)
 {
-    if (kind != PV_BARRIER_OTHER && pv_ompt_tool()) {
+    if (pv_barrier_observed_on()) {
         if (in_entry)
             PV_OMPT_FRAME(); /* the entry's frame: the task's enter_frame while it waits */
-        return pv_barrier_told(kind, trace_prev, in_entry ? pv_ompt_entry_ra() : NULL);
+        return pv_barrier_observed(kind, trace_prev, in_entry ? pv_ompt_entry_ra() : NULL);
     }
     return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, NULL, false);
 }
@@ -71,8 +97,8 @@ pv_barrier_at(enum pv_barrier_kind kind, unsigned trace_prev, bool in_entry)
 /* The join of `team`, the caller's current team (its final barrier). */
 static inline __attribute__((always_inline)) void pv_barrier_join(struct pv_team *team)
 {
-    if (pv_ompt_tool())
-        pv_barrier_told(PV_BARRIER_JOIN, PV_TRACE_EV_implicit_task_end, NULL);
+    if (pv_barrier_observed_on())
+        pv_barrier_observed(PV_BARRIER_JOIN, PV_TRACE_EV_implicit_task_end, NULL);
     else
         pv_barrier_sequence(PV_BARRIER_JOIN, team, PV_TRACE_EV_implicit_task_end, NULL, false);
 }

@@ -11,85 +11,92 @@
 static _Atomic uint32_t unnamed_lock;
 static _Atomic uint32_t atomic_lock;
 
-/* Trace points: nothing is recorded while the lock is held (trace/held.h).
- * The traced acquisition is out of line, so that the untraced one needs no
- * stack frame: then the exported functions read their return address for
- * a tool only in the branch that has one (pv_ompt_entry_ra). */
-static __attribute__((noinline)) void critical_lock_traced(_Atomic uint32_t *m)
+/* One flag test per site, shared by the trace points and OMPT: the critical
+ * group's trace flags, in which an attached tool sets a bit of its own
+ * (ompt/observe.c).  Untraced and without a tool a site is the bare lock,
+ * as in a build without OMPT; otherwise it goes out of line (the exported
+ * function reads its return address for the tool only in that branch, so
+ * the bare path needs no stack frame).  Nothing is recorded while the lock
+ * is held (trace/held.h).  kind: critical or atomic. */
+static __attribute__((noinline)) void critical_lock_observed(_Atomic uint32_t *m, int kind,
+                                                             const void *ra)
 {
-    pv_trace_held_take(PV_TRACE_HELD_CRITICAL, m, pv_mutex_trylock(m), pv_mutex_lock_slow(m));
-}
-
-static inline void critical_lock(_Atomic uint32_t *m)
-{
-    if (pv_trace_held_on(PV_TRACE_HELD_CRITICAL))
-        critical_lock_traced(m);
+    bool tool = pv_ompt_tool();
+    if (tool)
+        pv_ompt_mutex_acquire(kind, m, ra);
+    if (pv_trace_held_traced(PV_TRACE_HELD_CRITICAL))
+        pv_trace_held_take(PV_TRACE_HELD_CRITICAL, m, pv_mutex_trylock(m), pv_mutex_lock_slow(m));
     else if (!pv_mutex_trylock(m))
         pv_mutex_lock_slow(m);
+    if (tool)
+        pv_ompt_mutex_acquired(kind, m, ra);
 }
 
-/* With a tool attached: the mutex events (kind: critical or atomic) around
- * the acquisition.  Out of line, so that without a tool GOMP_critical_*start
- * and GOMP_atomic_start are the bare lock. */
-static __attribute__((noinline)) void critical_lock_under_tool(_Atomic uint32_t *m, int kind,
-                                                               const void *ra)
+static __attribute__((noinline)) void critical_unlocked_observed(_Atomic uint32_t *m, int kind,
+                                                                 const void *ra)
 {
-    pv_ompt_mutex_acquire(kind, m, ra);
-    critical_lock(m);
-    pv_ompt_mutex_acquired(kind, m, ra);
-}
-
-static inline void critical_unlock(_Atomic uint32_t *m)
-{
-    pv_mutex_unlock(m);
     pv_trace_held_release(PV_TRACE_HELD_CRITICAL, m);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_released(kind, m, ra);
 }
+
+/* Somebody may sleep on the word: wake one, then the site's test.  Out of
+ * line (a tail call, as the observed branch), so that GOMP_critical_end
+ * needs no stack frame for the call and can read its return address in
+ * either branch without one. */
+static __attribute__((noinline)) void critical_unlocked_wake(_Atomic uint32_t *m, int kind,
+                                                             const void *ra)
+{
+    pv_wake_word(m, 1);
+    if (pv_trace_held_on(PV_TRACE_HELD_CRITICAL))
+        critical_unlocked_observed(m, kind, ra);
+}
+
+#define CRITICAL_LOCK(m, kind)                                                          \
+    do {                                                                                \
+        if (pv_trace_held_on(PV_TRACE_HELD_CRITICAL))                                   \
+            critical_lock_observed((m), (kind), pv_ompt_entry_ra());                    \
+        else if (!pv_mutex_trylock(m))                                                  \
+            pv_mutex_lock_slow(m);                                                      \
+    } while (0)
+
+#define CRITICAL_UNLOCK(m, kind)                                                        \
+    do {                                                                                \
+        if (pv_mutex_release(m))                                                        \
+            critical_unlocked_wake((m), (kind), pv_ompt_entry_ra());                    \
+        else if (pv_trace_held_on(PV_TRACE_HELD_CRITICAL))                              \
+            critical_unlocked_observed((m), (kind), pv_ompt_entry_ra());                \
+    } while (0)
 
 PV_EXPORT void GOMP_critical_start(void)
 {
-    if (pv_ompt_tool())
-        critical_lock_under_tool(&unnamed_lock, ompt_mutex_critical, pv_ompt_entry_ra());
-    else
-        critical_lock(&unnamed_lock);
+    CRITICAL_LOCK(&unnamed_lock, ompt_mutex_critical);
 }
 
 PV_EXPORT void GOMP_critical_end(void)
 {
-    critical_unlock(&unnamed_lock);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_critical, &unnamed_lock, pv_ompt_entry_ra());
+    CRITICAL_UNLOCK(&unnamed_lock, ompt_mutex_critical);
 }
 
 _Static_assert(sizeof(void *) >= sizeof(_Atomic uint32_t), "lock word must fit in a pointer");
 
 PV_EXPORT void GOMP_critical_name_start(void **pptr)
 {
-    if (pv_ompt_tool())
-        critical_lock_under_tool((_Atomic uint32_t *)pptr, ompt_mutex_critical,
-                                 pv_ompt_entry_ra());
-    else
-        critical_lock((_Atomic uint32_t *)pptr);
+    CRITICAL_LOCK((_Atomic uint32_t *)pptr, ompt_mutex_critical);
 }
 
 PV_EXPORT void GOMP_critical_name_end(void **pptr)
 {
-    critical_unlock((_Atomic uint32_t *)pptr);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_critical, (_Atomic uint32_t *)pptr, pv_ompt_entry_ra());
+    CRITICAL_UNLOCK((_Atomic uint32_t *)pptr, ompt_mutex_critical);
 }
 
 /* The atomic fallback lock is traced as a critical section on its own lock. */
 PV_EXPORT void GOMP_atomic_start(void)
 {
-    if (pv_ompt_tool())
-        critical_lock_under_tool(&atomic_lock, ompt_mutex_atomic, pv_ompt_entry_ra());
-    else
-        critical_lock(&atomic_lock);
+    CRITICAL_LOCK(&atomic_lock, ompt_mutex_atomic);
 }
 
 PV_EXPORT void GOMP_atomic_end(void)
 {
-    critical_unlock(&atomic_lock);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_atomic, &atomic_lock, pv_ompt_entry_ra());
+    CRITICAL_UNLOCK(&atomic_lock, ompt_mutex_atomic);
 }

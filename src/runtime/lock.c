@@ -94,46 +94,45 @@ __attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
         pv_ompt_lock_destroy(ompt_mutex_lock, w, __builtin_return_address(0));
 }
 
-/* Trace points of the 3.0 locks: nothing is recorded while the lock is held
- * (trace/held.h). */
-static __attribute__((noinline)) void set_lock_traced(pv_lock_word *w)
+/* omp_set_lock and omp_unset_lock: one flag test per site, shared by the
+ * trace points and OMPT (as critical.c): the lock group's trace flags, in
+ * which an attached tool sets a bit of its own (ompt/observe.c).  Untraced
+ * and without a tool they are the bare lock word, with no stack frame;
+ * otherwise out of line, with the caller's return address read in the
+ * branch.  Nothing is recorded while the lock is held (trace/held.h). */
+static __attribute__((noinline)) void set_lock_observed(pv_lock_word *w, const void *ra)
 {
-    pv_trace_held_take(PV_TRACE_HELD_LOCK, w, word_try(w), word_lock_slow(w));
-}
-
-/* Untraced, no stack frame (see critical.c): the tool branch of the
- * exported functions reads their return address without one. */
-static inline void set_lock(pv_lock_word *w)
-{
-    if (pv_trace_held_on(PV_TRACE_HELD_LOCK))
-        set_lock_traced(w);
+    bool tool = pv_ompt_tool();
+    if (tool)
+        pv_ompt_mutex_acquire(ompt_mutex_lock, w, ra);
+    if (pv_trace_held_traced(PV_TRACE_HELD_LOCK))
+        pv_trace_held_take(PV_TRACE_HELD_LOCK, w, word_try(w), word_lock_slow(w));
     else if (!word_try(w))
         word_lock_slow(w);
+    if (tool)
+        pv_ompt_mutex_acquired(ompt_mutex_lock, w, ra);
 }
 
-/* With a tool attached: the mutex events around the acquisition.  Out of
- * line, so that without a tool omp_set_lock is the bare lock. */
-static __attribute__((noinline)) void set_lock_under_tool(pv_lock_word *w, const void *ra)
+static __attribute__((noinline)) void unset_lock_observed(pv_lock_word *w, const void *ra)
 {
-    pv_ompt_mutex_acquire(ompt_mutex_lock, w, ra);
-    set_lock(w);
-    pv_ompt_mutex_acquired(ompt_mutex_lock, w, ra);
+    pv_trace_held_release(PV_TRACE_HELD_LOCK, w);
+    if (pv_ompt_tool())
+        pv_ompt_mutex_released(ompt_mutex_lock, w, ra);
 }
 
 __attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
 {
-    if (pv_ompt_tool())
-        set_lock_under_tool(w, pv_ompt_entry_ra());
-    else
-        set_lock(w);
+    if (pv_trace_held_on(PV_TRACE_HELD_LOCK))
+        set_lock_observed(w, pv_ompt_entry_ra());
+    else if (!word_try(w))
+        word_lock_slow(w);
 }
 
 __attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
 {
     word_unlock(w);
-    pv_trace_held_release(PV_TRACE_HELD_LOCK, w);
-    if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_lock, w, pv_ompt_entry_ra());
+    if (pv_trace_held_on(PV_TRACE_HELD_LOCK))
+        unset_lock_observed(w, pv_ompt_entry_ra());
 }
 
 /* omp_test_lock and omp_test_nest_lock (kind: the OMPT mutex kind) try

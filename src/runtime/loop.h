@@ -97,13 +97,14 @@ static inline struct pv_ws *pv_loop_enter(enum pv_form form, pv_ull start, pv_ul
  * pv_iter_bounds. */
 
 /* Observers of every chunk handed out (trace point, OMPT dispatch).  Called
- * last, after the results are stored.  One test for both and one call, so
- * that the hot path keeps nothing alive across calls and needs no register
- * saves. */
+ * last, after the results are stored.  One test for both, loop_chunk's
+ * flag, in which an attached tool sets a bit of its own (ompt/observe.c),
+ * and one call, so that the hot path keeps nothing alive across calls and
+ * needs no register saves. */
 void pv_chunk_observe_slow(const struct pv_ws *ws, pv_ull s0, pv_ull e0);
 static inline void pv_chunk_observe(const struct pv_ws *ws, pv_ull s0, pv_ull e0)
 {
-    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_loop_chunk] | pv_ompt_tool(), 0))
+    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_loop_chunk] != 0, 0))
         pv_chunk_observe_slow(ws, s0, e0);
 }
 

@@ -24,10 +24,17 @@ static inline void pv_mutex_lock(_Atomic uint32_t *m)
         pv_mutex_lock_slow(m);
 }
 
+/* Lets go of the word; true: somebody may sleep on it (the caller wakes
+ * one, pv_wake_word(m, 1)). */
+static inline bool pv_mutex_release(_Atomic uint32_t *m)
+{
+    /* Release: publishes the critical section to the next holder. */
+    return atomic_exchange_explicit(m, 0, memory_order_release) == 2;
+}
+
 static inline void pv_mutex_unlock(_Atomic uint32_t *m)
 {
-    /* Release; a 2 means somebody may sleep on the word. */
-    if (atomic_exchange_explicit(m, 0, memory_order_release) == 2)
+    if (pv_mutex_release(m))
         pv_wake_word(m, 1);
 }
 

@@ -76,14 +76,24 @@ static void become_member(struct pv_thread *thr, struct pv_team *team, unsigned 
     pv_affinity_display_thread();
 }
 
+/* A worker's implicit task begins, traced or observed by a tool (one flag
+ * test, implicit_task_begin's, in which an attached tool sets a bit of its
+ * own, ompt/observe.c).  exit_frame: the frame that calls the body. */
+static __attribute__((noinline)) void member_begin_observed(struct pv_team *team, unsigned id,
+                                                            void *exit_frame)
+{
+    trace_implicit_task_begin(team, id, team->nthreads);
+    if (pv_ompt_tool())
+        pv_ompt_implicit_begin(team, id, exit_frame);
+}
+
 static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data,
                            struct pv_team *team, unsigned id)
 {
     become_member(thr, team, id);
 
-    trace_implicit_task_begin(team, id, team->nthreads);
-    if (pv_ompt_tool())
-        pv_ompt_implicit_begin(team, id, __builtin_frame_address(0));
+    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_implicit_task_begin] != 0, 0))
+        member_begin_observed(team, id, __builtin_frame_address(0));
     fn(data);
     trace_implicit_task_end(team, id);
 
@@ -312,6 +322,25 @@ static unsigned bind_policy(const struct pv_icv *icv, unsigned flags)
     return bind;
 }
 
+/* The primary becomes member 0, traced or observed by a tool: one flag
+ * test for the parallel_begin record and the tool's parallel begin and the
+ * primary's implicit task begin, parallel_begin's flag, in which an
+ * attached tool sets a bit of its own (ompt/observe.c).  The primary's
+ * implicit task begins before its teammates are released, as in libomp: a
+ * tool sees it before any event of theirs. */
+static __attribute__((noinline, cold)) void primary_begin_observed(struct pv_thread *thr,
+                                                                   struct pv_team *team,
+                                                                   void (*fn)(void *))
+{
+    trace_parallel_begin(team, (void *)fn, team->nthreads, team->level);
+    bool tool = pv_ompt_tool();
+    if (tool)
+        pv_ompt_parallel_begin(team, fn);
+    become_member(thr, team, 0);
+    if (tool)
+        pv_ompt_implicit_begin(team, 0, NULL);
+}
+
 void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
                      pv_ws_preinit_fn preinit, void *arg)
 {
@@ -357,18 +386,35 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
         pv_affinity_assign(n, bind, cur, off, len, team->place, team->part_off, team->part_len);
     }
 
-    trace_parallel_begin(team, (void *)fn, n, team->level);
-    if (pv_ompt_tool())
-        pv_ompt_parallel_begin(team, fn);
     team->members[0] = thr;
-    become_member(thr, team, 0);
-    /* The primary's implicit task begins before its teammates are released,
-     * as in libomp: a tool sees it before any event of theirs. */
-    if (pv_ompt_tool())
-        pv_ompt_implicit_begin(team, 0, NULL);
+    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_parallel_begin] != 0, 0))
+        primary_begin_observed(thr, team, fn);
+    else
+        become_member(thr, team, 0);
     if (n > 1) /* The release stores in assign() publish everything above. */
         launch_members(thr, team, n, fn, data, nested);
     trace_implicit_task_begin(team, 0, n);
+}
+
+/* The primary is the encountering task again. */
+static inline void primary_leave(struct pv_thread *thr, struct pv_team *team)
+{
+    if (team->cg_added)
+        atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);
+    thr->ts = team->prev_ts;
+    thr->task = team->prev_task;
+}
+
+/* The same, traced or observed by a tool (as primary_begin_observed, with
+ * parallel_end's flag): the parallel_end record, right after the join's
+ * (one clock read for both, trace.h), and the tool's parallel end. */
+static __attribute__((noinline, cold)) void primary_end_observed(struct pv_thread *thr,
+                                                                 struct pv_team *team)
+{
+    trace_parallel_end_after(barrier_leave, team);
+    primary_leave(thr, team);
+    if (pv_ompt_tool())
+        pv_ompt_parallel_end(team);
 }
 
 void pv_team_end(void)
@@ -379,13 +425,10 @@ void pv_team_end(void)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
     pv_barrier_join(team);
-    trace_parallel_end_after(barrier_leave, team);
-    if (team->cg_added)
-        atomic_fetch_sub_explicit(team->cg_extra, team->cg_added, memory_order_relaxed);
-    thr->ts = team->prev_ts;
-    thr->task = team->prev_task;
-    if (pv_ompt_tool())
-        pv_ompt_parallel_end(team);
+    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_parallel_end] != 0, 0))
+        primary_end_observed(thr, team);
+    else
+        primary_leave(thr, team);
     if (thr->ts.level >= PV_TEAM_CACHE_LEVELS)
         team_retire(team);
 }

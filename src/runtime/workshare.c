@@ -99,10 +99,9 @@ void pv_ws_init_done(void)
     pv_wake(&ws->state);
 }
 
-void pv_ws_end_nowait(void)
+/* The thread leaves its construct (the last one frees the slot). */
+static inline void ws_leave(void)
 {
-    if (pv_ompt_tool())
-        pv_ompt_work_end();
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
     struct pv_ws *ws = thr->ts.ws;
@@ -121,14 +120,37 @@ void pv_ws_end_nowait(void)
     }
 }
 
-void pv_ws_end(void)
+void pv_ws_end_nowait(void)
+{
+    if (pv_ompt_tool())
+        pv_ompt_work_end();
+    ws_leave();
+}
+
+/* With the barrier after it, the tool's work end shares the barrier's one
+ * flag test (barrier_site.h): traced or observed, the whole end is out of
+ * line; otherwise it is the leave, the wait and the leave record's test,
+ * as in a build without OMPT. */
+static __attribute__((noinline, cold)) bool ws_end_observed(enum pv_barrier_kind kind)
 {
     pv_ws_end_nowait();
-    pv_barrier_at(PV_BARRIER_WORKSHARE, 0, false);
+    return pv_barrier_observed(kind, 0, NULL);
+}
+
+static inline __attribute__((always_inline)) bool ws_end(enum pv_barrier_kind kind)
+{
+    if (pv_barrier_observed_on())
+        return ws_end_observed(kind);
+    ws_leave();
+    return pv_barrier_wait_leave(kind, pv_thr.ts.team, NULL, false);
+}
+
+void pv_ws_end(void)
+{
+    ws_end(PV_BARRIER_WORKSHARE);
 }
 
 bool pv_ws_end_cancel(void)
 {
-    pv_ws_end_nowait();
-    return pv_barrier_at(PV_BARRIER_WORKSHARE_CANCEL, 0, false);
+    return ws_end(PV_BARRIER_WORKSHARE_CANCEL);
 }

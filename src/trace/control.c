@@ -294,15 +294,26 @@ void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, un
     bool on = atomic_load_explicit(&pv_trace_on, memory_order_acquire);
     for (unsigned i = 0; i < n; i++) {
         bool meta = !strncmp(d[i].name, "pvtrace_", 8);
-        __atomic_store_n(&state[i], (uint8_t)(on && !meta && selected(d[i].name)),
-                         __ATOMIC_RELAXED);
+        /* Bit 0 only: a tool's bit stays (pv_trace_observe). */
+        if (on && !meta && selected(d[i].name))
+            __atomic_fetch_or(&state[i], PV_TRACE_TRACED, __ATOMIC_RELAXED);
+        else
+            __atomic_fetch_and(&state[i], (uint8_t)~PV_TRACE_TRACED, __ATOMIC_RELAXED);
     }
+}
+
+void pv_trace_observe(unsigned id, bool on)
+{
+    if (on)
+        __atomic_fetch_or(&pv_trace_state[id], PV_TRACE_OBSERVED, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_and(&pv_trace_state[id], (uint8_t)~PV_TRACE_OBSERVED, __ATOMIC_RELAXED);
 }
 
 void pv_trace_disable_all(void)
 {
     for (unsigned i = 0; i < PV_TRACE_NEVENTS; i++)
-        __atomic_store_n(&pv_trace_state[i], 0, __ATOMIC_RELAXED);
+        __atomic_fetch_and(&pv_trace_state[i], (uint8_t)~PV_TRACE_TRACED, __ATOMIC_RELAXED);
     pthread_mutex_lock(&cat_lock);
     for (size_t c = 0; c < ncats; c++)
         for (unsigned i = 0; i < cats[c]->count; i++)
@@ -363,7 +374,7 @@ static void trace_fork_child(void)
         return;
     atomic_store_explicit(&pv_trace_on, 0, memory_order_relaxed);
     for (unsigned i = 0; i < PV_TRACE_NEVENTS; i++)
-        pv_trace_state[i] = 0;
+        pv_trace_state[i] &= (uint8_t)~PV_TRACE_TRACED; /* a tool's bit stays */
     for (size_t c = 0; c < ncats; c++)
         for (unsigned i = 0; i < cats[c]->count; i++)
             cats[c]->state[i] = 0;

@@ -47,7 +47,7 @@ void pv_trace_held_flush(void)
     uint64_t id = r->held_id;
     if (!take(r))
         return;
-    if (__atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED))
+    if (__atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED) & PV_TRACE_TRACED)
         put_in_flight(r, id, r->held_ts, r->held_obj, 0, 1);
     else
         pv_trace_give_up(r); /* the flight is over */
@@ -55,7 +55,7 @@ void pv_trace_held_flush(void)
 
 void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj)
 {
-    if (pv_trace_state[group + PV_TRACE_HELD_ENTER])
+    if (pv_trace_state[group + PV_TRACE_HELD_ENTER] & PV_TRACE_TRACED)
         put(group + PV_TRACE_HELD_ENTER, asked, (uint64_t)(uintptr_t)obj, 0, 1);
 }
 
@@ -69,7 +69,7 @@ void pv_trace_held_got_slow(unsigned group, uint64_t at, const void *obj)
         pv_trace_held_flush();
         if (!r->held_id)
             pv_trace_held_got(group, at, obj);
-    } else if (pv_trace_state[group + PV_TRACE_HELD_ACQUIRED]) {
+    } else if (pv_trace_state[group + PV_TRACE_HELD_ACQUIRED] & PV_TRACE_TRACED) {
         /* The thread's first record: written now (this creates its ring). */
         put(group + PV_TRACE_HELD_ACQUIRED, at, (uint64_t)(uintptr_t)obj, 0, 1);
     }
@@ -83,17 +83,17 @@ void pv_trace_held_released(unsigned group, const void *obj)
         uint64_t since = r->held_ts < now ? r->held_ts : now;
         if (!take(r))
             return; /* closing: the acquisition is the writer's to write */
-        if (pv_trace_state[group + PV_TRACE_HELD_HELD]) {
+        if (pv_trace_state[group + PV_TRACE_HELD_HELD] & PV_TRACE_TRACED) {
             put_in_flight(r, group + PV_TRACE_HELD_HELD, now, o, now - since, 2);
             return;
         }
-        if (pv_trace_state[group + PV_TRACE_HELD_ACQUIRED])
+        if (pv_trace_state[group + PV_TRACE_HELD_ACQUIRED] & PV_TRACE_TRACED)
             put_in_flight(r, group + PV_TRACE_HELD_ACQUIRED, since, o, 0, 1);
         else
             pv_trace_give_up(r);
     }
     /* Another remembered acquisition (overlapping sections) is written
      * before this record by the slow path of pv_trace_begin_at(). */
-    if (pv_trace_state[group + PV_TRACE_HELD_RELEASE])
+    if (pv_trace_state[group + PV_TRACE_HELD_RELEASE] & PV_TRACE_TRACED)
         put(group + PV_TRACE_HELD_RELEASE, now, o, 0, 1);
 }

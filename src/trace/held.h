@@ -40,18 +40,33 @@ _Static_assert(PV_TRACE_EV_lock_acquired == PV_TRACE_HELD_LOCK + PV_TRACE_HELD_A
                    PV_TRACE_EV_lock_held == PV_TRACE_HELD_LOCK + PV_TRACE_HELD_HELD,
                "lock_enter/acquired/release/held are consecutive in trace-events");
 
-/* Some event of the group is enabled: one 4-byte load of the flags. */
-static inline bool pv_trace_held_on(unsigned group)
+/* The group's four flag bytes, in one 4-byte load. */
+static inline uint32_t pv_trace_held_flags(unsigned group)
 {
     uint32_t flags;
     __builtin_memcpy(&flags, &pv_trace_state[group], sizeof flags);
-    return __builtin_expect(flags != 0, 0);
+    return flags;
+}
+
+/* Some event of the group is traced, or a tool observes the site (bit 1 of
+ * a flag, PV_TRACE_OBSERVED): the one test of a site whose OMPT event
+ * shares it (critical.c, lock.c). */
+static inline bool pv_trace_held_on(unsigned group)
+{
+    return __builtin_expect(pv_trace_held_flags(group) != 0, 0);
+}
+
+/* Some event of the group is traced. */
+static inline bool pv_trace_held_traced(unsigned group)
+{
+    return __builtin_expect((pv_trace_held_flags(group) & (PV_TRACE_TRACED * 0x01010101u)) != 0,
+                            0);
 }
 
 /* Before the first try: the time of asking, or 0 when the group is off. */
 static inline uint64_t pv_trace_held_ask(unsigned group)
 {
-    return pv_trace_held_on(group) ? pv_trace_now() : 0;
+    return pv_trace_held_traced(group) ? pv_trace_now() : 0;
 }
 
 /* The first try failed: `_enter` at `asked` (the thread is about to wait). */
@@ -116,7 +131,7 @@ void pv_trace_held_released(unsigned group, const void *obj) PV_HIDDEN;
 /* Call after letting go of `obj`. */
 #define pv_trace_held_release(group, obj)                            \
     do {                                                             \
-        if (pv_trace_held_on(group))                                 \
+        if (pv_trace_held_traced(group))                             \
             pv_trace_held_released((group), (obj));                  \
     } while (0)
 

@@ -189,6 +189,10 @@ void pv_trace_flush_all(void) PV_HIDDEN;
 void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, unsigned n)
     PV_HIDDEN;
 void pv_trace_disable_all(void) PV_HIDDEN;
+/* A tool observes (on) or no longer observes the runtime site that tests
+ * event `id`'s flag byte: its bit 1 (PV_TRACE_OBSERVED), which the trace
+ * points ignore; set and cleared by src/ompt when a tool starts and ends. */
+void pv_trace_observe(unsigned id, bool on) PV_HIDDEN;
 
 /* The length and id of the record at `rec` (in a ring or a chunk). */
 static inline uint64_t pv_trace_rec_len(const uint8_t *rec)

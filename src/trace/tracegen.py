@@ -370,7 +370,12 @@ def gen_runtime(events, enums, src_name):
           'extern const struct pv_trace_enum_use pv_trace_enum_uses[PV_TRACE_NENUM_USES] '
           '__attribute__((visibility("hidden")));',
           "",
-          "/* Enabled flags, one per event (src/trace/control.c sets them). */",
+          "/* Flags, one byte per event (src/trace/control.c sets them): bit 0 the",
+          " * event is traced; bit 1 a tool observes the runtime site that tests",
+          " * this byte (its OMPT event shares the site's one flag test, ompt/observe.c).",
+          " * The trace points test bit 0. */",
+          "#define PV_TRACE_TRACED 1u",
+          "#define PV_TRACE_OBSERVED 2u",
           'extern uint8_t pv_trace_state[PV_TRACE_NEVENTS] __attribute__((visibility("hidden")));',
           'extern const struct pvomp_trace_event_desc pv_trace_catalog[PV_TRACE_NEVENTS] '
           '__attribute__((visibility("hidden")));',
@@ -387,7 +392,7 @@ def gen_runtime(events, enums, src_name):
                      % (emit, ev.name, proto_params(ev)))
         h.append("")
         for ev in points:
-            h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s]" % ev.name,
+            h.append(macro(ev, "trace_", "pv_trace_state[PV_TRACE_EV_%s] & PV_TRACE_TRACED" % ev.name,
                            "pv_trace_emit_%s%s" % (emit, ev.name), suffix, lead))
         h.append("")
     h.append("#endif")

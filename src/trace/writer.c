@@ -188,7 +188,8 @@ static void write_single(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint
 static void write_held(struct pv_trace_ring *r)
 {
     uint64_t id = r->held_id;
-    if (id && !r->abandoned && __atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED)) {
+    if (id && !r->abandoned &&
+        (__atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED) & PV_TRACE_TRACED)) {
         if (pv_trace_cfg.max_bytes &&
             (capped || pv_trace_log_size() + CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8 >
                            pv_trace_cfg.max_bytes))

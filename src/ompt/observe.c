@@ -1,0 +1,34 @@
+/* Event sites that share one flag test with a trace point.
+ *
+ * Without a tool such a site costs exactly what it costs in a build without
+ * OMPT: it tests only the trace flag it tests anyway.  So that it also sees
+ * a tool, the tool's bit (PV_TRACE_OBSERVED) is set in that flag while a
+ * tool is attached; the site's out-of-line branch then records the trace
+ * event if bit 0 says so and dispatches the OMPT events if a tool is active.
+ *
+ * The bits are set before pv_ompt_active (tool.c): a site that sees the bit
+ * without an active tool dispatches nothing, one that sees the tool active
+ * sees the bit (the constructor attaches the tool before the program runs a
+ * construct).  They are cleared after the tool is detached. */
+#include "ompt/ompt.h"
+#include "trace/held.h"
+#include "trace/trace.h"
+
+/* The flag each site tests (held groups: the 4-byte test of the group sees
+ * any of its bytes, the first carries the bit). */
+static const unsigned shared_flags[] = {
+    PV_TRACE_HELD_CRITICAL, /* critical.c: GOMP_critical_*, GOMP_atomic_* */
+    PV_TRACE_HELD_LOCK,     /* lock.c: omp_set_lock, omp_unset_lock */
+    PV_TRACE_EV_barrier_enter, /* barrier_site.h: every team barrier, the join */
+    PV_TRACE_EV_single,        /* single.c: GOMP_single_start, GOMP_single_copy_start */
+    PV_TRACE_EV_loop_chunk,    /* loop.h: every chunk a loop hands out */
+    PV_TRACE_EV_parallel_begin,      /* team.c: the primary's fork */
+    PV_TRACE_EV_parallel_end,        /* team.c: the primary's end of the region */
+    PV_TRACE_EV_implicit_task_begin, /* team.c: a worker's implicit task */
+};
+
+void pv_ompt_observe_sites(bool on)
+{
+    for (unsigned i = 0; i < sizeof shared_flags / sizeof shared_flags[0]; i++)
+        pv_trace_observe(shared_flags[i], on);
+}
