@@ -26,6 +26,9 @@ static void *native(void *arg)
 {
     int k = (int)(intptr_t)arg;
     pthread_tid[k] = syscall(SYS_gettid);
+    /* One thread at a time: the check reads the tool's log, which another
+     * thread must not grow meanwhile (the log is not read-safe under append). */
+    wait_for(k);
     initial_task[k] = ttq_begin_initial_thread();
     atomic_fetch_add(&arrived, 1);
     wait_for(2);
