@@ -72,8 +72,7 @@ bool pv_barrier_observed(enum pv_barrier_kind kind, unsigned trace_prev, const v
  * flag, in which an attached tool sets a bit of its own (ompt/observe.c).
  * Without either the site is the wait and the leave record's test, as in
  * a build without OMPT. */
-#define pv_barrier_observed_on()                                                        \
-    __builtin_expect(pv_trace_state[PV_TRACE_EV_barrier_enter] != 0, 0)
+#define pv_barrier_observed_on() pv_trace_site_on(PV_TRACE_EV_barrier_enter)
 
 /* Waits at the current team's barrier (the join: its final barrier;
  * outside a team only the events).  trace_prev: the trace event emitted

@@ -104,7 +104,7 @@ static inline struct pv_ws *pv_loop_enter(enum pv_form form, pv_ull start, pv_ul
 void pv_chunk_observe_slow(const struct pv_ws *ws, pv_ull s0, pv_ull e0);
 static inline void pv_chunk_observe(const struct pv_ws *ws, pv_ull s0, pv_ull e0)
 {
-    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_loop_chunk] != 0, 0))
+    if (pv_trace_site_on(PV_TRACE_EV_loop_chunk))
         pv_chunk_observe_slow(ws, s0, e0);
 }
 

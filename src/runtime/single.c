@@ -17,7 +17,7 @@ static __attribute__((noinline)) bool single_observed(bool executor, bool copy, 
     return executor;
 }
 
-#define single_observed_on() __builtin_expect(pv_trace_state[PV_TRACE_EV_single] != 0, 0)
+#define single_observed_on() pv_trace_site_on(PV_TRACE_EV_single)
 
 /* Outside a team: no record, the tool's events. */
 static __attribute__((noinline)) bool single_orphaned_told(const void *ra)

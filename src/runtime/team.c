@@ -92,7 +92,7 @@ static void run_assignment(struct pv_thread *thr, void (*fn)(void *), void *data
 {
     become_member(thr, team, id);
 
-    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_implicit_task_begin] != 0, 0))
+    if (pv_trace_site_on(PV_TRACE_EV_implicit_task_begin))
         member_begin_observed(team, id, __builtin_frame_address(0));
     fn(data);
     trace_implicit_task_end(team, id);
@@ -387,7 +387,7 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     }
 
     team->members[0] = thr;
-    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_parallel_begin] != 0, 0))
+    if (pv_trace_site_on(PV_TRACE_EV_parallel_begin))
         primary_begin_observed(thr, team, fn);
     else
         become_member(thr, team, 0);
@@ -425,7 +425,7 @@ void pv_team_end(void)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
     pv_barrier_join(team);
-    if (__builtin_expect(pv_trace_state[PV_TRACE_EV_parallel_end] != 0, 0))
+    if (pv_trace_site_on(PV_TRACE_EV_parallel_end))
         primary_end_observed(thr, team);
     else
         primary_leave(thr, team);

@@ -193,6 +193,9 @@ void pv_trace_disable_all(void) PV_HIDDEN;
  * event `id`'s flag byte: its bit 1 (PV_TRACE_OBSERVED), which the trace
  * points ignore; set and cleared by src/ompt when a tool starts and ends. */
 void pv_trace_observe(unsigned id, bool on) PV_HIDDEN;
+/* The one test of a runtime site that shares event `id`'s flag with its
+ * OMPT events: traced (bit 0) or observed by a tool (bit 1). */
+#define pv_trace_site_on(id) __builtin_expect(pv_trace_state[id] != 0, 0)
 
 /* The length and id of the record at `rec` (in a ring or a chunk). */
 static inline uint64_t pv_trace_rec_len(const uint8_t *rec)
