@@ -116,46 +116,40 @@ static bool env_int(const char *name, int *out, bool allow_zero)
     return true;
 }
 
-/* KMP_ENABLE_TASK_THROTTLING (libomp's setting, in its boolean forms):
- * false lets a team queue any number of tasks (src/runtime/task.c). */
-static void parse_task_throttling(void)
+/* Boolean, in the `n` words each value may be spelled as (yes[i], no[i]). */
+static bool env_bool_words(const char *name, bool *out, const char *const *yes,
+                           const char *const *no, int n)
 {
-    const char *value = getenv("KMP_ENABLE_TASK_THROTTLING");
+    const char *value = getenv(name);
     if (!value)
-        return;
-    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
-    for (int i = 0; i < 4; i++) {
+        return false;
+    for (int i = 0; i < n; i++) {
         const char *p = skip_ws(value), *q = p;
-        if (eat_word(&p, yes[i]) && only_ws_left(p))
-            return;
-        if (eat_word(&q, no[i]) && only_ws_left(q)) {
-            pv_gicv.task_throttle = UINT32_MAX;
-            return;
+        bool is_yes = eat_word(&p, yes[i]) && only_ws_left(p);
+        if (is_yes || (eat_word(&q, no[i]) && only_ws_left(q))) {
+            *out = is_yes;
+            return true;
         }
     }
-    bad_value("KMP_ENABLE_TASK_THROTTLING", value);
+    bad_value(name, value);
+    return false;
 }
 
 /* Boolean: true / false. */
 static bool env_bool(const char *name, bool *out)
 {
-    const char *value = getenv(name);
-    if (!value)
-        return false;
-    const char *p = skip_ws(value);
-    bool v = false;
-    if (eat_word(&p, "true"))
-        v = true;
-    else if (eat_word(&p, "false"))
-        v = false;
-    else
-        p = "?";
-    if (!only_ws_left(p)) {
-        bad_value(name, value);
-        return false;
-    }
-    *out = v;
-    return true;
+    static const char *const yes[] = {"true"}, *const no[] = {"false"};
+    return env_bool_words(name, out, yes, no, 1);
+}
+
+/* KMP_ENABLE_TASK_THROTTLING (libomp's setting, in its boolean forms):
+ * false lets a team queue any number of tasks (src/runtime/task.c). */
+static void parse_task_throttling(void)
+{
+    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
+    bool on;
+    if (env_bool_words("KMP_ENABLE_TASK_THROTTLING", &on, yes, no, 4) && !on)
+        pv_gicv.task_throttle = UINT32_MAX;
 }
 
 /* ------------------------------------------------------------ the variables */
