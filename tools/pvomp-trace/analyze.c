@@ -25,16 +25,6 @@ struct tr_active_region {
     uint64_t *work;           /* per member, UINT64_MAX until reported */
 };
 
-static void *xcalloc(size_t n, size_t s)
-{
-    void *p = calloc(n ? n : 1, s ? s : 1);
-    if (!p) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 void tr_analysis_init(struct tr_analysis *a, struct tr_log *log)
 {
     tr_iv_fn cb = a->on_interval;
@@ -44,7 +34,7 @@ void tr_analysis_init(struct tr_analysis *a, struct tr_log *log)
     a->ctx = ctx;
     a->log = log;
     a->nthr = log->nstreams + 1;
-    a->thr = xcalloc(a->nthr, sizeof *a->thr);
+    a->thr = tr_xcalloc(a->nthr, sizeof *a->thr);
     for (size_t i = 0; i < log->nstreams; i++)
         a->thr[i].tid = log->streams[i].tid;
     a->thr[log->nstreams].tid = (uint32_t)log->pid;

@@ -399,23 +399,13 @@ static void page_timeline(struct tr_out *o, size_t total, const struct report *r
     tr_out_str(o, "<div id=\"instances\"></div>\n");
 }
 
-static void *zalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* The rows of one log: its phantom row, then its threads with records
  * (at most MAX_ROWS thread rows in the page); thr_row maps its streams. */
 static size_t add_rows(struct report *r, struct tr_analysis *a, bool many, size_t *threads)
 {
     const char *lane = tr_log_lane(a->log);
     size_t top = a->nthr - 1, hidden = 0;
-    r->thr_row = zalloc(a->nthr, sizeof *r->thr_row);
+    r->thr_row = tr_xcalloc(a->nthr, sizeof *r->thr_row);
     for (size_t i = 0; i < a->nthr; i++) {
         bool thread = i != top;
         r->thr_row[i] = -1;
@@ -444,7 +434,7 @@ static size_t add_rows(struct report *r, struct tr_analysis *a, bool many, size_
 int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *opt, struct tr_out *o)
 {
     (void)opt;
-    struct tr_analysis *as = zalloc(n, sizeof *as), *bs = zalloc(n, sizeof *bs);
+    struct tr_analysis *as = tr_xcalloc(n, sizeof *as), *bs = tr_xcalloc(n, sizeof *bs);
     int64_t base = INT64_MAX, end = INT64_MIN;  /* on the monotonic clock */
     for (size_t i = 0; i < n; i++) {            /* pass 1: ranges and stats */
         tr_analysis_init(&as[i], logs[i]);

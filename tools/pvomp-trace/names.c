@@ -38,16 +38,6 @@ struct tr_names {
     size_t cap, n;
 };
 
-static void *xmalloc0(size_t n)
-{
-    void *p = calloc(1, n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 static bool hex_equal(const uint8_t *bits, ssize_t n, const char *hex)
 {
     if (n <= 0 || strlen(hex) != (size_t)n * 2)
@@ -96,11 +86,11 @@ static char *by_build_id(const char *dir, const char *hex)
 
 struct tr_names *tr_names_open(const struct tr_log *log, const char *debuginfo_dir)
 {
-    struct tr_names *nm = xmalloc0(sizeof *nm);
+    struct tr_names *nm = tr_xcalloc(1, sizeof *nm);
     nm->objs = log->objects;
     nm->nobjs = log->nobjects;
     nm->debuginfo_dir = debuginfo_dir;
-    nm->state = xmalloc0(nm->nobjs * sizeof *nm->state);
+    nm->state = tr_xcalloc(nm->nobjs, sizeof *nm->state);
     /* libdwfl looks for DIR/.build-id/xx/yyyy.debug in each absolute entry. */
     if (asprintf(&nm->debug_path, "%s%s.debug:/usr/lib/debug", debuginfo_dir ? debuginfo_dir : "",
                  debuginfo_dir ? ":" : "") < 0)
@@ -223,9 +213,9 @@ static const char *lookup(struct tr_names *nm, uint64_t addr, bool *lined)
         uint64_t *ok = nm->keys;
         char **ov = nm->vals;
         bool *ol = nm->lined;
-        nm->keys = xmalloc0(nc * sizeof *nm->keys);
-        nm->vals = xmalloc0(nc * sizeof *nm->vals);
-        nm->lined = xmalloc0(nc * sizeof *nm->lined);
+        nm->keys = tr_xcalloc(nc, sizeof *nm->keys);
+        nm->vals = tr_xcalloc(nc, sizeof *nm->vals);
+        nm->lined = tr_xcalloc(nc, sizeof *nm->lined);
         nm->cap = nc;
         for (size_t i = 0; i < oc; i++)
             if (ov[i]) {

@@ -204,6 +204,15 @@ struct tr_idmap {           /* open addressing: event id -> descriptor index */
     size_t cap, n;
 };
 #define TR_DIRECT_IDS 1024     /* small ids looked up directly */
+void tr_idmap_put(struct tr_idmap *m, uint64_t key, uint32_t val); /* val != UINT32_MAX */
+uint32_t tr_idmap_get(const struct tr_idmap *m, uint64_t key);     /* UINT32_MAX: absent */
+uint32_t tr_idmap_take(struct tr_idmap *m, uint64_t key);          /* get, and remove */
+void tr_idmap_free(struct tr_idmap *m);
+
+/* Allocation that exits with one message when there is no memory
+ * (mem.c); tr_xcalloc's memory is zeroed. */
+void *tr_xcalloc(size_t n, size_t size);
+void *tr_xrealloc(void *p, size_t n, size_t size);
 
 struct tr_object {          /* one pvtrace_object record */
     uint64_t bias, start, end;  /* ELF address + bias = address; [start, end) mapped */
@@ -395,11 +404,7 @@ struct tr_analysis {
                                            function (IV_REGION, IV_PARALLEL), or 0 */
     struct tr_task_site *sites;         /* [0]: tasks created before the log */
     size_t nsites, sites_cap;
-    struct tr_task_map {                /* created, not yet begun: task -> site */
-        uint64_t *keys;
-        uint32_t *vals;                 /* site index + 1; 0: a free slot */
-        size_t cap, n;
-    } pending;
+    struct tr_idmap pending;            /* created, not yet begun: task -> site */
     uint32_t iv_site;                   /* during on_interval of IV_TASK: its site */
 };
 void tr_analysis_init(struct tr_analysis *a, struct tr_log *log);

@@ -55,55 +55,6 @@ const uint8_t *tr_win_fill(struct tr_win *w, uint64_t off, size_t n)
     return got >= n ? w->buf : NULL;
 }
 
-/* ------------------------------------------------------------- id maps */
-static void idmap_put(struct tr_idmap *m, uint64_t key, uint32_t val);
-
-static size_t idmap_slot(const struct tr_idmap *m, uint64_t key)
-{
-    uint64_t h = key * 0x9e3779b97f4a7c15ull;
-    size_t i = (size_t)(h >> 17) & (m->cap - 1);
-    while (m->vals[i] != UINT32_MAX && m->keys[i] != key)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static void idmap_grow(struct tr_idmap *m)
-{
-    struct tr_idmap old = *m;
-    m->cap = old.cap ? old.cap * 2 : 64;
-    m->keys = calloc(m->cap, sizeof *m->keys);
-    m->vals = malloc(m->cap * sizeof *m->vals);
-    if (!m->keys || !m->vals) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    memset(m->vals, 0xff, m->cap * sizeof *m->vals);
-    m->n = 0;
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.vals[i] != UINT32_MAX)
-            idmap_put(m, old.keys[i], old.vals[i]);
-    free(old.keys);
-    free(old.vals);
-}
-
-static void idmap_put(struct tr_idmap *m, uint64_t key, uint32_t val)
-{
-    if ((m->n + 1) * 2 > m->cap)
-        idmap_grow(m);
-    size_t i = idmap_slot(m, key);
-    if (m->vals[i] == UINT32_MAX)
-        m->n++;
-    m->keys[i] = key;
-    m->vals[i] = val;
-}
-
-static uint32_t idmap_get(const struct tr_idmap *m, uint64_t key)
-{
-    if (!m->cap)
-        return UINT32_MAX;
-    return m->vals[idmap_slot(m, key)];
-}
-
 /* --------------------------------------------------------- descriptors */
 /* Where a descriptor comes from: the layouts of the log's own records
  * (pvtrace_*) are the reader's, from pvomp's catalog compiled in
@@ -223,7 +174,7 @@ static void builtin_enums(struct tr_log *log)
 /* Every id -> descriptor binding goes through here (keeps the direct table). */
 static void bind_id(struct tr_log *log, uint64_t id, uint32_t ix)
 {
-    idmap_put(&log->ids, id, ix);
+    tr_idmap_put(&log->ids, id, ix);
     if (id < TR_DIRECT_IDS)
         log->direct[id] = ix + 1;
 }
@@ -232,7 +183,7 @@ struct tr_desc *tr_log_desc(struct tr_log *log, uint64_t id)
 {
     if (id < TR_DIRECT_IDS)
         return log->direct[id] ? &log->descs[log->direct[id] - 1] : NULL;
-    uint32_t i = idmap_get(&log->ids, id);
+    uint32_t i = tr_idmap_get(&log->ids, id);
     return i == UINT32_MAX ? NULL : &log->descs[i];
 }
 
@@ -312,7 +263,7 @@ static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
     uint64_t id = r->u[TR_ARG_pvtrace_event_id];
     char *name = xstrndup(r->s[TR_ARG_pvtrace_event_name], r->slen[TR_ARG_pvtrace_event_name]);
     char *args = xstrndup(r->s[TR_ARG_pvtrace_event_args], r->slen[TR_ARG_pvtrace_event_args]);
-    uint32_t ix = idmap_get(&log->ids, id);
+    uint32_t ix = tr_idmap_get(&log->ids, id);
     if (ix == UINT32_MAX) {
         ix = desc_new(log, name);
         bind_id(log, id, ix);
@@ -380,7 +331,7 @@ static void on_enum(struct tr_log *log, const struct tr_rec *r, uint64_t off)
 static void on_chunk(struct tr_log *log, const struct tr_rec *r, uint64_t off, uint64_t payload)
 {
     uint64_t sid = r->u[TR_ARG_pvtrace_chunk_stream], seq = r->u[TR_ARG_pvtrace_chunk_seq];
-    uint32_t ix = idmap_get(&log->stream_ix, sid);
+    uint32_t ix = tr_idmap_get(&log->stream_ix, sid);
     if (ix == UINT32_MAX) {
         if (log->nstreams == log->streams_cap) {
             size_t cap = log->streams_cap ? 2 * log->streams_cap : 16;
@@ -399,7 +350,7 @@ static void on_chunk(struct tr_log *log, const struct tr_rec *r, uint64_t off, u
         s->tid = r->tid;
         s->first_chunk = off;
         s->first_ts = r->ts;
-        idmap_put(&log->stream_ix, sid, ix);
+        tr_idmap_put(&log->stream_ix, sid, ix);
     }
     struct tr_stream *s = &log->streams[ix];
     if (seq != s->next_seq)
@@ -444,7 +395,7 @@ static void scan(struct tr_log *log)
                 break;
             }
             char *name = xstrndup(p, n);
-            uint32_t ix = idmap_get(&log->ids, id);
+            uint32_t ix = tr_idmap_get(&log->ids, id);
             if (id == PVOMP_TRACE_DROPPED_ID) {
                 tr_problem(&log->diag, off, "name mapping for the reserved dropped-events id");
             } else if (ix == UINT32_MAX) {
@@ -522,7 +473,7 @@ static void scan(struct tr_log *log)
                 on_chunk(log, &r, off, bytes);
                 if (next + bytes > log->size) {
                     uint64_t sid = r.u[TR_ARG_pvtrace_chunk_stream];
-                    struct tr_stream *s = &log->streams[idmap_get(&log->stream_ix, sid)];
+                    struct tr_stream *s = &log->streams[tr_idmap_get(&log->stream_ix, sid)];
                     s->truncated = true;
                     tr_problem(&log->diag, off, "thread %u: its last chunk is cut off by the "
                                "end of the log (%llu of %llu bytes present)", r.tid,
@@ -691,10 +642,8 @@ void tr_log_close(struct tr_log *log)
         tr_enum_free(log->enums[i]);
     free(log->enums);
     free(log->streams);
-    free(log->ids.keys);
-    free(log->ids.vals);
-    free(log->stream_ix.keys);
-    free(log->stream_ix.vals);
+    tr_idmap_free(&log->ids);
+    tr_idmap_free(&log->stream_ix);
     for (size_t i = 0; i < log->nobjects; i++) {
         free(log->objects[i].path);
         free(log->objects[i].build_id);

@@ -1,0 +1,25 @@
+/* The reader's allocations: on failure one message and exit (a reader
+ * cannot go on without the memory for what it has read). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reader.h"
+
+static void *need(void *p)
+{
+    if (!p) {
+        fprintf(stderr, "pvomp-trace: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+void *tr_xcalloc(size_t n, size_t size)
+{
+    return need(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *tr_xrealloc(void *p, size_t n, size_t size)
+{
+    return need(realloc(p, (n ? n : 1) * (size ? size : 1)));
+}
