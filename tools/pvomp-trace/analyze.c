@@ -62,11 +62,7 @@ static struct tr_active_region *region_find(struct tr_analysis *a, uint64_t team
         return NULL;
     if (a->nactive == a->active_cap) {
         a->active_cap = a->active_cap ? 2 * a->active_cap : 8;
-        a->active = realloc(a->active, a->active_cap * sizeof *a->active);
-        if (!a->active) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
+        a->active = tr_xrealloc(a->active, a->active_cap, sizeof *a->active);
     }
     struct tr_active_region *r = &a->active[a->nactive++];
     memset(r, 0, sizeof *r);
@@ -80,11 +76,7 @@ static void region_size(struct tr_active_region *r, unsigned n)
         n = MAX_MEMBERS;
     if (n <= r->nthreads)
         return;
-    r->work = realloc(r->work, n * sizeof *r->work);
-    if (!r->work) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
+    r->work = tr_xrealloc(r->work, n, sizeof *r->work);
     for (unsigned i = r->nthreads; i < n; i++)
         r->work[i] = UINT64_MAX;
     r->nthreads = n;
@@ -99,11 +91,7 @@ static struct tr_region_fn *fn_entry(struct tr_analysis *a, uint64_t fn)
         return &a->fns[a->nfns - 1]; /* lumped with the last one */
     if (a->nfns == a->fns_cap) {
         a->fns_cap = a->fns_cap ? 2 * a->fns_cap : 16;
-        a->fns = realloc(a->fns, a->fns_cap * sizeof *a->fns);
-        if (!a->fns) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
+        a->fns = tr_xrealloc(a->fns, a->fns_cap, sizeof *a->fns);
     }
     struct tr_region_fn *f = &a->fns[a->nfns++];
     memset(f, 0, sizeof *f);

@@ -15,13 +15,7 @@ static char *dup_range(const char *a, const char *b)
         a++;
     while (b > a && isspace((unsigned char)b[-1]))
         b--;
-    char *s = malloc((size_t)(b - a) + 1);
-    if (!s) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    memcpy(s, a, (size_t)(b - a));
-    s[b - a] = 0;
+    char *s = tr_xstrndup(a, (size_t)(b - a));
     return s;
 }
 
@@ -168,15 +162,11 @@ void tr_enum_free(struct tr_enum *e)
 
 const char *tr_parse_enum(const char *name, const char *values, struct tr_enum **out)
 {
-    struct tr_enum *e = calloc(1, sizeof *e);
+    struct tr_enum *e = tr_xcalloc(1, sizeof *e);
     const char **names = NULL;
     uint64_t *nums = NULL;
     const char *err = NULL;
     *out = NULL;
-    if (!e) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
     e->name = dup_range(name, name + strlen(name));
     if (!is_ident(e->name))
         err = "the enumeration has no valid name";
@@ -197,14 +187,8 @@ const char *tr_parse_enum(const char *name, const char *values, struct tr_enum *
             free(vname);
             break;
         }
-        const char **nn = realloc(names, (e->n + 1) * sizeof *nn);
-        uint64_t *nv = realloc(nums, (e->n + 1) * sizeof *nv);
-        if (!nn || !nv) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
-        names = nn;
-        nums = nv;
+        names = tr_xrealloc(names, e->n + 1, sizeof *names);
+        nums = tr_xrealloc(nums, e->n + 1, sizeof *nums);
         names[e->n] = vname;
         nums[e->n++] = v;
         p = comma ? comma + 1 : end;

@@ -82,12 +82,7 @@ struct report {
 static void *grow(void *p, size_t *cap, size_t size)
 {
     *cap = *cap ? 2 * *cap : 16;
-    p = realloc(p, *cap * size);
-    if (!p) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    return p;
+    return tr_xrealloc(p, *cap, size);
 }
 
 /* A name's index in report.fns. */
@@ -99,10 +94,7 @@ static int32_t name_index(struct report *r, const char *name)
     if (k == r->nfns) {
         if (r->nfns == r->fns_cap)
             r->fns = grow(r->fns, &r->fns_cap, sizeof *r->fns);
-        if (!(r->fns[r->nfns++] = strdup(name))) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
+        r->fns[r->nfns++] = tr_xstrdup(name);
     }
     return (int32_t)k;
 }
@@ -128,11 +120,7 @@ static int32_t site_index(struct report *r, uint32_t site)
 {
     if (site >= r->nsite_fn) {
         size_t n = r->a->nsites > site ? r->a->nsites : site + 1;
-        r->site_fn = realloc(r->site_fn, n * sizeof *r->site_fn);
-        if (!r->site_fn) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
+        r->site_fn = tr_xrealloc(r->site_fn, n, sizeof *r->site_fn);
         memset(r->site_fn + r->nsite_fn, 0, (n - r->nsite_fn) * sizeof *r->site_fn);
         r->nsite_fn = n;
     }

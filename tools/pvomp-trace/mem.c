@@ -2,6 +2,7 @@
  * cannot go on without the memory for what it has read). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reader.h"
 
@@ -22,4 +23,17 @@ void *tr_xcalloc(size_t n, size_t size)
 void *tr_xrealloc(void *p, size_t n, size_t size)
 {
     return need(realloc(p, (n ? n : 1) * (size ? size : 1)));
+}
+
+char *tr_xstrndup(const void *s, size_t n)
+{
+    char *d = need(malloc(n + 1));
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+char *tr_xstrdup(const char *s)
+{
+    return s ? tr_xstrndup(s, strlen(s)) : tr_xstrndup("", 0);
 }

@@ -170,12 +170,7 @@ static void copy_strings(struct cursor *c)
     if (!need)
         return;
     if (need > c->scratch_cap) {
-        uint8_t *b = realloc(c->scratch, need);
-        if (!b) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
-        c->scratch = b;
+        c->scratch = tr_xrealloc(c->scratch, need, 1);
         c->scratch_cap = need;
     }
     uint8_t *p = c->scratch;

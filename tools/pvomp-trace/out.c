@@ -13,11 +13,7 @@ void tr_out_init(struct tr_out *o, FILE *f)
     o->f = f;
     o->cap = tr_out_bufsize;
     o->len = 0;
-    o->buf = malloc(o->cap);
-    if (!o->buf) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
+    o->buf = tr_xrealloc(NULL, o->cap, 1);
 }
 
 void tr_out_flush(struct tr_out *o)

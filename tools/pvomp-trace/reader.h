@@ -213,6 +213,9 @@ void tr_idmap_free(struct tr_idmap *m);
  * (mem.c); tr_xcalloc's memory is zeroed. */
 void *tr_xcalloc(size_t n, size_t size);
 void *tr_xrealloc(void *p, size_t n, size_t size);
+/* A copy of n bytes at s with a 0 after them; of the string s ("" for NULL). */
+char *tr_xstrndup(const void *s, size_t n);
+char *tr_xstrdup(const char *s);
 
 struct tr_object {          /* one pvtrace_object record */
     uint64_t bias, start, end;  /* ELF address + bias = address; [start, end) mapped */

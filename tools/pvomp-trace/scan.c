@@ -33,12 +33,7 @@ const uint8_t *tr_win_fill(struct tr_win *w, uint64_t off, size_t n)
     if (want > w->fsize - off)
         want = (size_t)(w->fsize - off);
     if (want > w->alloc) {
-        uint8_t *b = realloc(w->buf, want);
-        if (!b) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
-        w->buf = b;
+        w->buf = tr_xrealloc(w->buf, want, 1);
         w->alloc = want;
     }
     size_t got = 0;
@@ -64,36 +59,15 @@ const uint8_t *tr_win_fill(struct tr_win *w, uint64_t off, size_t n)
  * --events file.  The catalog also gives the kinds the analyses understand
  * (by name), and the enumerations of a pvomp log written before logs
  * carried them (builtin_enums). */
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    return d;
-}
-
-static char *xstrndup(const uint8_t *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (!d) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    memcpy(d, s, n);
-    d[n] = 0;
-    return d;
-}
 
 static void desc_from_catalog(struct tr_desc *d, const struct tr_cat_event *c)
 {
     tr_desc_clear(d);
-    d->args_text = xstrdup(c->args);
+    d->args_text = tr_xstrdup(c->args);
     d->nargs = c->nargs;
     for (unsigned i = 0; i < c->nargs; i++) {
-        d->argname[i] = xstrdup(c->argname[i]);
-        d->argtype[i] = xstrdup(c->argtype[i]);
+        d->argname[i] = tr_xstrdup(c->argname[i]);
+        d->argtype[i] = tr_xstrdup(c->argtype[i]);
         d->is_str[i] = c->is_str[i];
     }
     d->declared = true;
@@ -103,18 +77,13 @@ static uint32_t desc_new(struct tr_log *log, const char *name)
 {
     if (log->ndescs == log->descs_cap) {
         size_t cap = log->descs_cap ? 2 * log->descs_cap : 64;
-        struct tr_desc *d = realloc(log->descs, cap * sizeof *d);
-        if (!d) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
-        log->descs = d;
+        log->descs = tr_xrealloc(log->descs, cap, sizeof *log->descs);
         log->descs_cap = cap;
     }
     struct tr_desc *d = &log->descs[log->ndescs];
     memset(d, 0, sizeof *d);
-    d->name = xstrdup(name);
-    d->fmt = xstrdup("");
+    d->name = tr_xstrdup(name);
+    d->fmt = tr_xstrdup("");
     int ci = tr_cat_find(name);
     if (ci >= 0) {
         d->kind = (enum tr_kind)(K_CAT + ci);
@@ -128,7 +97,7 @@ static uint32_t desc_new(struct tr_log *log, const char *name)
             if (!strcmp(log->side[i].name, name)) {
                 tr_parse_args(d, log->side[i].args_text);
                 free(d->fmt);
-                d->fmt = xstrdup(log->side[i].fmt);
+                d->fmt = tr_xstrdup(log->side[i].fmt);
             }
     return (uint32_t)log->ndescs++;
 }
@@ -240,7 +209,7 @@ const char *tr_decode(struct tr_log *log, const uint8_t *rec, uint32_t length, s
 static void store_string(char **dst, const struct tr_rec *r, unsigned i)
 {
     free(*dst);
-    *dst = xstrndup(r->s[i], r->slen[i]);
+    *dst = tr_xstrndup(r->s[i], r->slen[i]);
 }
 
 static void on_object(struct tr_log *log, const struct tr_rec *r)
@@ -249,20 +218,15 @@ static void on_object(struct tr_log *log, const struct tr_rec *r)
                            r->u[TR_ARG_pvtrace_object_end], NULL, NULL };
     store_string(&o.path, r, TR_ARG_pvtrace_object_path);
     store_string(&o.build_id, r, TR_ARG_pvtrace_object_build_id);
-    struct tr_object *n = realloc(log->objects, (log->nobjects + 1) * sizeof *n);
-    if (!n) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    log->objects = n;
+    log->objects = tr_xrealloc(log->objects, log->nobjects + 1, sizeof *log->objects);
     log->objects[log->nobjects++] = o;
 }
 
 static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
 {
     uint64_t id = r->u[TR_ARG_pvtrace_event_id];
-    char *name = xstrndup(r->s[TR_ARG_pvtrace_event_name], r->slen[TR_ARG_pvtrace_event_name]);
-    char *args = xstrndup(r->s[TR_ARG_pvtrace_event_args], r->slen[TR_ARG_pvtrace_event_args]);
+    char *name = tr_xstrndup(r->s[TR_ARG_pvtrace_event_name], r->slen[TR_ARG_pvtrace_event_name]);
+    char *args = tr_xstrndup(r->s[TR_ARG_pvtrace_event_args], r->slen[TR_ARG_pvtrace_event_args]);
     uint32_t ix = tr_idmap_get(&log->ids, id);
     if (ix == UINT32_MAX) {
         ix = desc_new(log, name);
@@ -278,7 +242,7 @@ static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
                    "mapping says '%s'; using the declaration", (unsigned long long)id,
                    name, d->name);
         free(d->name);
-        d->name = xstrdup(name);
+        d->name = tr_xstrdup(name);
     }
     if (tr_kind_is_meta(d->kind)) {
         /* The reader's own knowledge of these layouts wins. */
@@ -287,7 +251,7 @@ static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
         if (err)
             tr_problem(&log->diag, off, "declaration of '%s': %s", name, err);
         free(d->fmt);
-        d->fmt = xstrndup(r->s[TR_ARG_pvtrace_event_fmt], r->slen[TR_ARG_pvtrace_event_fmt]);
+        d->fmt = tr_xstrndup(r->s[TR_ARG_pvtrace_event_fmt], r->slen[TR_ARG_pvtrace_event_fmt]);
     }
     free(name);
     free(args);
@@ -298,8 +262,8 @@ static void on_decl(struct tr_log *log, const struct tr_rec *r, uint64_t off)
 static void on_enum(struct tr_log *log, const struct tr_rec *r, uint64_t off)
 {
     uint64_t id = r->u[TR_ARG_pvtrace_enum_id], arg = r->u[TR_ARG_pvtrace_enum_arg];
-    char *name = xstrndup(r->s[TR_ARG_pvtrace_enum_name], r->slen[TR_ARG_pvtrace_enum_name]);
-    char *values = xstrndup(r->s[TR_ARG_pvtrace_enum_values],
+    char *name = tr_xstrndup(r->s[TR_ARG_pvtrace_enum_name], r->slen[TR_ARG_pvtrace_enum_name]);
+    char *values = tr_xstrndup(r->s[TR_ARG_pvtrace_enum_values],
                             r->slen[TR_ARG_pvtrace_enum_values]);
     struct tr_desc *d = tr_log_desc(log, id);
     struct tr_enum *e = NULL;
@@ -315,12 +279,7 @@ static void on_enum(struct tr_log *log, const struct tr_rec *r, uint64_t off)
                    "that argument prints as numbers", name, (unsigned long long)arg,
                    (unsigned long long)id, d ? " '" : "", d ? d->name : "", d ? "'" : "", err);
     } else {
-        struct tr_enum **n = realloc(log->enums, (log->nenums + 1) * sizeof *n);
-        if (!n) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
-        log->enums = n;
+        log->enums = tr_xrealloc(log->enums, log->nenums + 1, sizeof *log->enums);
         log->enums[log->nenums++] = e;
         d->argenum[arg] = e;
     }
@@ -335,12 +294,7 @@ static void on_chunk(struct tr_log *log, const struct tr_rec *r, uint64_t off, u
     if (ix == UINT32_MAX) {
         if (log->nstreams == log->streams_cap) {
             size_t cap = log->streams_cap ? 2 * log->streams_cap : 16;
-            struct tr_stream *s = realloc(log->streams, cap * sizeof *s);
-            if (!s) {
-                fprintf(stderr, "pvomp-trace: out of memory\n");
-                exit(1);
-            }
-            log->streams = s;
+            log->streams = tr_xrealloc(log->streams, cap, sizeof *log->streams);
             log->streams_cap = cap;
         }
         ix = (uint32_t)log->nstreams++;
@@ -394,7 +348,7 @@ static void scan(struct tr_log *log)
                 tr_problem(&log->diag, off, "the log ends inside a name mapping record");
                 break;
             }
-            char *name = xstrndup(p, n);
+            char *name = tr_xstrndup(p, n);
             uint32_t ix = tr_idmap_get(&log->ids, id);
             if (id == PVOMP_TRACE_DROPPED_ID) {
                 tr_problem(&log->diag, off, "name mapping for the reserved dropped-events id");
@@ -541,13 +495,8 @@ static int read_side_events(struct tr_log *log, const char *path)
             fprintf(stderr, "pvomp-trace: %s:%u: %s\n", path, lineno, err);
             continue;
         }
-        struct tr_desc *n = realloc(log->side, (log->nside + 1) * sizeof *n);
-        if (!n) {
-            fprintf(stderr, "pvomp-trace: out of memory\n");
-            exit(1);
-        }
-        log->side = n;
-        memset(&log->side[log->nside], 0, sizeof *n);
+        log->side = tr_xrealloc(log->side, log->nside + 1, sizeof *log->side);
+        memset(&log->side[log->nside], 0, sizeof *log->side);
         log->side[log->nside].name = name;
         log->side[log->nside].fmt = fmt;
         err = tr_parse_args(&log->side[log->nside], args);

@@ -50,14 +50,6 @@ struct task_rows {
     size_t n, cap;
 };
 
-static void *need(void *p)
-{
-    if (!p) {
-        fprintf(stderr, "pvomp-trace: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
 
 static struct task_row *task_row(struct task_rows *t, const char *name)
 {
@@ -66,9 +58,9 @@ static struct task_row *task_row(struct task_rows *t, const char *name)
             return &t->v[i];
     if (t->n == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 16;
-        t->v = need(realloc(t->v, t->cap * sizeof *t->v));
+        t->v = tr_xrealloc(t->v, t->cap, sizeof *t->v);
     }
-    t->v[t->n] = (struct task_row){ .name = need(strdup(name)) };
+    t->v[t->n] = (struct task_row){ .name = tr_xstrdup(name) };
     return &t->v[t->n++];
 }
 
@@ -85,7 +77,7 @@ static void task_rows_add(struct task_rows *t, struct tr_analysis *a)
         w->total += s->total;
         w->max = s->max > w->max ? s->max : w->max;
         if (!w->ran)
-            w->ran = need(calloc(words, sizeof *w->ran));
+            w->ran = tr_xcalloc(words, sizeof *w->ran);
         for (size_t k = 0; k < words; k++)
             w->ran[k] |= s->ran[k];
     }
@@ -366,14 +358,8 @@ static void merge_regions(struct merged_region **m, size_t *n, struct tr_analysi
         while (k < *n && strcmp((*m)[k].name, name))
             k++;
         if (k == *n) {
-            struct merged_region *nm = realloc(*m, (*n + 1) * sizeof *nm);
-            char *copy = strdup(name);
-            if (!nm || !copy) {
-                fprintf(stderr, "pvomp-trace: out of memory\n");
-                exit(1);
-            }
-            *m = nm;
-            nm[k] = (struct merged_region){ .name = copy };
+            *m = tr_xrealloc(*m, *n + 1, sizeof **m);
+            (*m)[k] = (struct merged_region){ .name = tr_xstrdup(name) };
             (*n)++;
         }
         struct merged_region *g = &(*m)[k];
