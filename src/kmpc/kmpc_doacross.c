@@ -16,12 +16,20 @@
  * A post sets its bit (release) and bumps the table's futex word; a wait
  * sleeps on the word until its bit is set (acquire).  The loop's schedule
  * does not matter, which is why this is not pvomp's lane-based GOMP
- * doacross (that one knows the GOMP loop's schedule). */
+ * doacross (that one knows the GOMP loop's schedule).
+ *
+ * With a tool, as libomp reports them: post, before its bit is set, and
+ * wait, once the iteration it names has been posted, each make one
+ * dependences event of the implicit task with the vector's per-dimension
+ * iteration numbers ((v - lo) / st), as ompt_dependence_type_source or
+ * _sink.  A vector outside the nest (ignored) and a one-thread team (no
+ * table) report nothing. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmpc/kmpc.h"
+#include "ompt/ompt.h"    /* pv_ompt_doacross */
 #include "runtime/internal.h" /* pv_futex_t, pv_wake, pv_fatal */
 
 struct kmp_dim {
@@ -125,6 +133,24 @@ static bool linear(const struct doacross *t, const kmp_int64 *vec, kmp_uint64 *o
     return true;
 }
 
+/* The dependences event of post or wait (type: ompt_dependence_type_*). */
+static __attribute__((noinline)) void report(const struct doacross *t, const kmp_int64 *vec,
+                                             int type)
+{
+    unsigned long long small[8] = {0};
+    unsigned long long *v =
+        t->ndims <= 8 ? small : pv_malloc((size_t)t->ndims * sizeof *v);
+    for (kmp_int32 i = 0; i < t->ndims; i++) {
+        const struct kmp_dim *d = &t->dims[i];
+        v[i] = d->st > 0 ? ((kmp_uint64)vec[i] - (kmp_uint64)d->lo) / (kmp_uint64)d->st
+                         : ((kmp_uint64)d->lo - (kmp_uint64)vec[i]) /
+                               ((kmp_uint64)0 - (kmp_uint64)d->st);
+    }
+    pv_ompt_doacross(type, v, (unsigned)t->ndims);
+    if (v != small)
+        free(v);
+}
+
 /* This thread's table when vec names an iteration of the nest (its linear
  * number in *k); otherwise NULL after a full fence, all post and wait do
  * then (one thread, or a vector outside the nest). */
@@ -150,9 +176,11 @@ PV_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int6
         uint32_t g = atomic_load_explicit(&t->posted.word, memory_order_seq_cst);
         /* Acquire: the posting iteration's work happens before ours. */
         if (atomic_load_explicit(w, memory_order_acquire) & mask)
-            return;
+            break;
         pv_wait_while_eq(&t->posted, g);
     }
+    if (pv_ompt_tool())
+        report(t, vec, ompt_dependence_type_sink);
 }
 
 PV_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec)
@@ -162,6 +190,8 @@ PV_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int6
     struct doacross *t = table_for(vec, &k);
     if (!t)
         return;
+    if (pv_ompt_tool())
+        report(t, vec, ompt_dependence_type_source);
     /* Release: this iteration's work before its bit. */
     atomic_fetch_or_explicit(&t->bits[k / 32], 1u << (k % 32), memory_order_release);
     /* seq_cst, as pv_wake requires: a waiter that read the old word sleeps

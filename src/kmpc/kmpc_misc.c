@@ -1,12 +1,15 @@
 /* Smaller libomp entry points on pvomp's routines: the error directive,
  * scope, the split barriers, OpenMP 5.1 num_teams bounds, pause,
  * target-offload, allocators. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/message.h" /* pv_warn */
 #include "kmpc/kmpc.h"
+#include "ompt/ompt.h"    /* pv_ompt_error */
 #include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h" /* pv_gicv */
 
-void GOMP_warning(const char *msg, size_t msglen);
-void GOMP_error(const char *msg, size_t msglen);
 int omp_pause_resource_all(int kind);
 uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits, const void *traits);
 void omp_destroy_allocator(uintptr_t allocator);
@@ -15,15 +18,57 @@ uintptr_t omp_get_default_allocator(void);
 void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
                            kmp_int32 num_threads);
 
-/* error directive at(execution): severity 1 warning, 2 fatal. */
+/* The error directive with at(execution), as libomp does it: severity 1
+ * (warning) prints a message on stderr and the program goes on; 2 (fatal)
+ * prints one and ends the program.  With a tool, the error event first
+ * (the program's call as codeptr_ra).  The message is libomp's, so that
+ * programs and tests that match it (LLVM's ompt/misc/runtime_error.c) see
+ * it:  "OMP: Warning #283: LOC: Encountered user-directed warning: MSG."
+ * and  "OMP: Error #282: LOC: Encountered user-directed error: MSG."
+ * LOC is file:line:col from the ident's psource (";file;func;line;col;;"),
+ * or "unknown".  Unlike libomp, fatal ends with exit(EXIT_FAILURE) (stdio
+ * flushed, as GOMP_error does for gcc programs), not abort(); an unknown
+ * severity is taken as a warning, with a note. */
+static void source_location(const ident_t *loc, char *buf, size_t size)
+{
+    const char *p = loc ? loc->psource : NULL;
+    const char *field[4] = {NULL};
+    int len[4] = {0};
+    if (p && *p == ';') {
+        for (int i = 0; i < 4 && *p == ';'; i++) {
+            field[i] = ++p;
+            while (*p && *p != ';')
+                p++;
+            len[i] = (int)(p - field[i]);
+        }
+    }
+    /* fields: file, function, line, column */
+    if (field[3] && len[0] > 0 && len[2] > 0)
+        snprintf(buf, size, "%.*s:%.*s:%.*s", len[0], field[0], len[2], field[2], len[3],
+                 field[3]);
+    else
+        snprintf(buf, size, "unknown");
+}
+
 PV_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message)
 {
-    (void)loc;
-    size_t len = message ? __builtin_strlen(message) : 0;
-    if (severity == 2)
-        GOMP_error(message, len);
-    else
-        GOMP_warning(message, len);
+    bool fatal = severity == 2;
+    if (severity != 1 && severity != 2)
+        pv_warn("__kmpc_error: unknown severity %d, taken as a warning", severity);
+    if (pv_ompt_tool())
+        pv_ompt_error(fatal ? ompt_fatal : ompt_warning, message, (size_t)-1,
+                      __builtin_return_address(0));
+    char where[512];
+    source_location(loc, where, sizeof where);
+    flockfile(stderr);
+    fprintf(stderr, "OMP: %s #%d: %s: Encountered user-directed %s", fatal ? "Error" : "Warning",
+            fatal ? 282 : 283, where, fatal ? "error" : "warning");
+    if (message)
+        fprintf(stderr, ": %s", message);
+    fputs(".\n", stderr);
+    funlockfile(stderr);
+    if (fatal)
+        exit(EXIT_FAILURE);
 }
 
 /* scope: clang emits the closing barrier itself. */

@@ -12,10 +12,18 @@
  * shorter); sched 2 = num_tasks n: min(n, tc) tasks spread evenly; sched 0:
  * ten tasks per thread of the team, at most tc.  if(0) runs the tasks
  * undeferred, one after the other.  Unless nogroup, the whole construct is a
- * taskgroup. */
+ * taskgroup (clang 14 itself passes nogroup and brackets the call with
+ * __kmpc_taskgroup/__kmpc_end_taskgroup).
+ *
+ * With a tool attached (as GOMP_taskloop reports it): the taskloop's work
+ * begin/end (the trip count, the program's call as codeptr_ra) around the
+ * tasks, each task created with that codeptr_ra and the entry's frame, and
+ * its OpenMP 5.2 taskloop_chunk (first logical iteration, iterations) when
+ * it begins. */
 #include <string.h>
 
 #include "kmpc/kmpc_task.h"
+#include "ompt/ompt.h"             /* pv_ompt_taskloop, pv_ompt_thr */
 #include "runtime/task_internal.h" /* PV_TASK_SITE_OUTER_* */
 
 void GOMP_taskwait(void);
@@ -40,9 +48,19 @@ static kmp_uint64 trip_count(kmp_uint64 lb, kmp_uint64 ub, kmp_int64 st)
     return 1;
 }
 
+/* The entry's call and frame, for the events (codeptr NULL: no tool). */
+struct entry {
+    const void *codeptr;
+    void *frame;
+};
+
+#define ENTRY()                                                                          \
+    (pv_ompt_tool() ? (struct entry){__builtin_return_address(0), __builtin_dwarf_cfa()} \
+                    : (struct entry){NULL, NULL})
+
 static void taskloop(kmp_task_t *task, kmp_int32 if_val, kmp_uint64 *lb, kmp_uint64 *ub,
                      kmp_int64 st, kmp_int32 nogroup, kmp_int32 sched, kmp_uint64 grainsize,
-                     bool strict, task_dup_t task_dup)
+                     bool strict, task_dup_t task_dup, struct entry e)
 {
     size_t off = (size_t)((char *)lb - (char *)task);
     kmp_uint64 first = *lb, last = *ub;
@@ -74,6 +92,8 @@ static void taskloop(kmp_task_t *task, kmp_int32 if_val, kmp_uint64 *lb, kmp_uin
         }
         }
     }
+    if (e.codeptr)
+        pv_ompt_taskloop(true, tc, e.codeptr);
     kmp_uint64 next = first, done = 0;
     for (kmp_uint64 k = 0; k < ntasks; k++) {
         kmp_uint64 n = chunk + (k < extra);
@@ -90,13 +110,21 @@ static void taskloop(kmp_task_t *task, kmp_int32 if_val, kmp_uint64 *lb, kmp_uin
         if (task_dup)
             task_dup(t, task, lastpriv);
         if (if_val) {
+            if (e.codeptr) { /* for GOMP_task's task_create and the task's begin */
+                pv_ompt_taskloop_chunk(done - n, n);
+                pv_ompt_thr.given_codeptr = e.codeptr;
+                pv_ompt_thr.given_frame = e.frame;
+            }
             pv_kmpc_task_submit(t, NULL);
+            PV_OMPT_GIVEN_DROP(); /* not taken when the task was discarded */
         } else { /* undeferred: run it here and now */
             t->routine(pv_kmpc_gtid(), t);
             pv_kmpc_task_discard(t);
         }
     }
     pv_kmpc_task_discard(task);
+    if (e.codeptr)
+        pv_ompt_taskloop(false, tc, e.codeptr);
     if (!nogroup)
         GOMP_taskgroup_end();
 }
@@ -108,7 +136,8 @@ PV_EXPORT void __kmpc_taskloop(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
 {
     (void)loc, (void)gtid;
     PV_TASK_SITE_OUTER_BEGIN();
-    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, false, (task_dup_t)task_dup);
+    taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, false, (task_dup_t)task_dup,
+             ENTRY());
     PV_TASK_SITE_OUTER_END();
 }
 
@@ -121,6 +150,6 @@ PV_EXPORT void __kmpc_taskloop_5(ident_t *loc, kmp_int32 gtid, kmp_task_t *task,
     (void)loc, (void)gtid;
     PV_TASK_SITE_OUTER_BEGIN();
     taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize,
-             modifier != 0 && sched == SCHED_GRAINSIZE, (task_dup_t)task_dup);
+             modifier != 0 && sched == SCHED_GRAINSIZE, (task_dup_t)task_dup, ENTRY());
     PV_TASK_SITE_OUTER_END();
 }
