@@ -39,6 +39,7 @@ Two modes:
   tracegen.py --check EVENTS      only validate.
 """
 import argparse
+import os
 import re
 import sys
 
@@ -551,9 +552,13 @@ def gen_user(events, group, prefix, src_name):
 
 
 def write_if_changed(path, text):
+    """Write text to path; an unchanged file keeps its content but is
+    touched, so that the build sees the output newer than the generator and
+    the catalog and does not run this command again at every build."""
     try:
         with open(path, encoding="utf-8") as f:
             if f.read() == text:
+                os.utime(path)
                 return
     except OSError:
         pass
