@@ -8,7 +8,6 @@
  *   C. once the registered thread has exited, the word is 0. */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "phtest.h"
@@ -39,58 +38,14 @@ struct sample {
     long turns;     /* times the kernel switched it in during the window, or -1 */
 };
 
-/* Time (in USER_HZ ticks) the hypervisor took CPU 0 from this guest
- * (/proc/stat, cpu0's steal field), or -1.  The thread is still current
- * in the guest then, so its word stays set while the kernel counts no run. */
-static long long cpu0_steal_ticks(void)
-{
-    FILE *f = fopen("/proc/stat", "r");
-    char line[512];
-    long long steal = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "cpu0 %*u %*u %*u %*u %*u %*u %*u %lld", &steal) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return steal;
-}
-
-/* The kernel's account of one thread (/proc/self/task/<tid>/schedstat): time
- * on a CPU (ns) and how many times it was switched in. */
-static bool thread_schedstat(pid_t tid, unsigned long long *cpu_ns, unsigned long long *turns)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", (int)tid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    bool ok = fscanf(f, "%llu %*u %llu", cpu_ns, turns) == 2;
-    fclose(f);
-    return ok;
-}
-
-/* The kernel's own count of time (µs) in which some task waited for a CPU
- * (/proc/pressure/cpu, "some ... total="), or -1 without PSI. */
-static long long psi_cpu_some_us(void)
-{
-    FILE *f = fopen("/proc/pressure/cpu", "r");
-    long long total = -1;
-    if (f) {
-        if (fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%lld", &total) != 1)
-            total = -1;
-        fclose(f);
-    }
-    return total;
-}
-
 /* Samples the word of CPU 0 for `ms` milliseconds. */
 static struct sample watch(ph_proc_t *page, int ms)
 {
     struct sample s = { 0 };
     pid_t tid = atomic_load(&registered_tid);
-    unsigned long long cpu0 = 0, turns0 = 0, cpu1 = 0, turns1 = 0;
-    bool sched_ok = thread_schedstat(tid, &cpu0, &turns0);
-    long long psi0 = psi_cpu_some_us(), steal0 = cpu0_steal_ticks();
+    uint64_t cpu0 = 0, turns0 = 0, cpu1 = 0, turns1 = 0;
+    bool sched_ok = ph_thread_sched(tid, &cpu0, &turns0);
+    long long psi0 = ph_psi_cpu_some_us(), steal0 = ph_cpu_steal_ticks(0);
     uint64_t last = 0, end = ph_now_ns() + (uint64_t)ms * 1000000ull;
     while (ph_now_ns() < end) {
         uint64_t v = page->queued_since_ns[0];
@@ -103,17 +58,35 @@ static struct sample watch(ph_proc_t *page, int ms)
             last = v;
         }
     }
-    long long psi1 = psi_cpu_some_us(), steal1 = cpu0_steal_ticks();
+    long long psi1 = ph_psi_cpu_some_us(), steal1 = ph_cpu_steal_ticks(0);
     long hz = sysconf(_SC_CLK_TCK);
     /* +1 tick: the counter's granularity at both ends of the window */
     s.stolen = steal0 >= 0 && steal1 >= steal0 && hz > 0
                    ? (double)(steal1 - steal0 + 1) / hz / (ms / 1000.0)
                    : 0;
-    sched_ok = sched_ok && thread_schedstat(tid, &cpu1, &turns1);
+    sched_ok = sched_ok && ph_thread_sched(tid, &cpu1, &turns1);
     s.ran = sched_ok ? (double)(cpu1 - cpu0) / (ms * 1e6) : -1;
     s.turns = sched_ok ? (long)(turns1 - turns0) : -1;
     s.stalled = psi0 >= 0 && psi1 >= psi0 ? (double)(psi1 - psi0) / (ms * 1000.0) : -1;
     return s;
+}
+
+/* Case B's claims about one window. */
+static bool turns_hold(const struct sample *b)
+{
+    if (!(b->nonzero > 0 && b->nonzero < b->samples))
+        return false;
+    if (b->ran < 0) /* no schedstat: the idle machine's figures */
+        return b->nonzero * 5 > b->samples /* turns: ~1/2 */ &&
+               b->distinct >= 10;          /* a turn is a few ms: ~100 in 400 ms */
+    /* The busy thread always waits while the registered one runs, so the
+     * word is nonzero about as often as the kernel ran the registered
+     * thread (about half the time on an idle machine, less when other
+     * processes share CPU 0), and it takes a new value only at a switch-in
+     * (the observer may miss short turns, not invent them). */
+    double share = (double)b->nonzero / b->samples;
+    return share <= b->ran + b->stolen + 0.1 && share >= b->ran / 2 - 0.05 &&
+           b->distinct <= b->turns + 1 && b->distinct * 10 >= b->turns / 2;
 }
 
 int main(void)
@@ -144,26 +117,20 @@ int main(void)
     while (atomic_load(&started) < 2)
         usleep(1000);
     usleep(20000);
-    struct sample b = watch(page, 400);
-    printf("B: with an unregistered busy thread: word nonzero in %ld of %ld samples, "
-           "%ld distinct switch-in times, %ld implausible; the kernel saw it run %.1f%% "
-           "of the window in %ld turns, CPU 0 stolen %.1f%%\n",
-           b.nonzero, b.samples, b.distinct, b.bad, b.ran * 100, b.turns, b.stolen * 100);
-    PH_CHECK(b.bad == 0);
-    PH_CHECK(b.nonzero > 0 && b.nonzero < b.samples);
-    if (b.ran >= 0) {
-        /* The busy thread always waits while the registered one runs, so the
-         * word is nonzero about as often as the kernel ran the registered
-         * thread (about half the time on an idle machine, less when other
-         * processes share CPU 0), and it takes a new value only at a
-         * switch-in (the observer may miss short turns, not invent them). */
-        double share = (double)b.nonzero / b.samples;
-        PH_CHECK(share <= b.ran + b.stolen + 0.1 && share >= b.ran / 2 - 0.05);
-        PH_CHECK(b.distinct <= b.turns + 1 && b.distinct * 10 >= b.turns / 2);
-    } else {
-        PH_CHECK(b.nonzero * 5 > b.samples); /* turns: ~1/2 */
-        PH_CHECK(b.distinct >= 10);          /* a turn is a few ms: ~100 in 400 ms */
+    /* The turns depend on what else the machine runs: up to three windows,
+     * and one where every claim holds passes (a broken tracker fails all). */
+    bool turns_ok = false;
+    for (int attempt = 1; attempt <= 3 && !turns_ok; attempt++) {
+        struct sample b = watch(page, 400);
+        printf("B (window %d of 3): with an unregistered busy thread: word nonzero in %ld of "
+               "%ld samples, %ld distinct switch-in times, %ld implausible; the kernel saw it "
+               "run %.1f%% of the window in %ld turns, CPU 0 stolen %.1f%%\n",
+               attempt, b.nonzero, b.samples, b.distinct, b.bad, b.ran * 100, b.turns,
+               b.stolen * 100);
+        PH_CHECK(b.bad == 0); /* never a value that is not a recent switch-in */
+        turns_ok = turns_hold(&b);
     }
+    PH_CHECK(turns_ok);
 
     atomic_store(&stop, 1);
     pthread_join(t, NULL);
