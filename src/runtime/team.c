@@ -538,6 +538,28 @@ void pv_runtime_pause(void)
     pv_trace_flush_all();
 }
 
+/* In the child of fork() only the forking thread exists: the workers of its
+ * pool and of the idle list stayed in the parent.  Outside a region (the
+ * case libomp supports too) the child forgets them and its next region
+ * creates fresh ones; the locks are made new (a parent thread may have held
+ * one at the fork).  Inside a region the child's teammates are gone and its
+ * region can never end: one message says so. */
+static void team_fork_child(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    pthread_mutex_init(&idle_lock, NULL);
+    pthread_mutex_init(&spare_lock, NULL);
+    idle_list = NULL;
+    thr->pool_size = 0; /* the array stays: new workers publish themselves in it */
+    thr->tid = pv_gettid();
+    thr->handle = pthread_self();
+    pv_wait_managed_threads_set(1);
+    if (thr->ts.team && thr->ts.team->nthreads > 1)
+        pv_warn("fork() in a parallel region of %u threads: the child has only the "
+                "calling thread, so its region cannot end (fork outside parallel regions)",
+                thr->ts.team->nthreads);
+}
+
 __attribute__((constructor(101))) static void pv_runtime_constructor(void)
 {
     pv_runtime_init();
@@ -555,6 +577,7 @@ void pv_runtime_init(void)
     pv_env_init();
     pv_affinity_init();
     pthread_key_create(&pool_key, pool_destructor);
+    pthread_atfork(NULL, NULL, team_fork_child);
     pthread_attr_init(&worker_attr);
     if (pv_gicv.stacksize) {
         int err = pthread_attr_setstacksize(&worker_attr, pv_gicv.stacksize);
