@@ -25,6 +25,9 @@ static const unsigned shared_flags[] = {
     PV_TRACE_EV_parallel_begin,      /* team.c: the primary's fork */
     PV_TRACE_EV_parallel_end,        /* team.c: the primary's end of the region */
     PV_TRACE_EV_implicit_task_begin, /* team.c: a worker's implicit task */
+    PV_TRACE_EV_task_create,   /* task_parts.h, task_internal.h: a task's creation, */
+    PV_TRACE_EV_task_begin,    /* its body */
+    PV_TRACE_EV_task_end,      /* and its end */
 };
 
 void pv_ompt_observe_sites(bool on)
