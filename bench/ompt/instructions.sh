@@ -131,14 +131,19 @@ budget = {
     # loop start (the work begin: no trace test on every thread's path); the
     # chunk shares loop_chunk's flag, the loop end the barrier's
     "FOR_dynamic": 2,
-    # the requested team size, the entry's address and frame, the primary's
-    # exit frame (parallel begin with the primary's implicit task begin,
-    # parallel end and the join share trace flags)
-    "PARALLEL": 6,
-    "PARALLEL_TASK": 6,  # task create, body run, task end
+    # GOMP_parallel's one test: the requested team size, the entry's address
+    # and frame and the primary's exit frame behind it (parallel begin with
+    # the primary's implicit task begin, parallel end and the join share
+    # trace flags)
+    "PARALLEL": 2,
+    "PARALLEL_FOR": 1,   # GOMP_parallel; omp_get_num_threads in a team: none
+    "REDUCTION": 2,      # GOMP_parallel
+    # task create, body run and end share task_create's, task_begin's and
+    # task_end's flags (GOMP_task's entry address and frame in the first)
+    "PARALLEL_TASK": 0,
     # one thread: a one-thread team runs the task at once, undeferred (as
-    # libomp): task create, the switch into its frame and out, its end, taskwait
-    "TASKWAIT": 8,
+    # libomp): the task as above; GOMP_taskwait's test
+    "TASKWAIT": 2,
 }
 if check:
     bad = []
