@@ -125,9 +125,10 @@ budget = {
     "CRITICAL": 0,       # GOMP_critical_start, _end: the critical group's flags
     "LOCK": 0,           # omp_set_lock, omp_unset_lock: the lock group's flags
     "ATOMIC_ld": 0,      # GOMP_atomic_start, _end: the critical group's flags
-    # GOMP_ordered_start, _end: no trace point to share (GOMP_ordered_end is
-    # an empty function without OMPT)
-    "ORDERED": 4,
+    # GOMP_ordered_start: its loop's test (an ordered loop begun with a tool
+    # has ordered_start_work); GOMP_ordered_end, an empty function without
+    # OMPT: its jump through the switched pointer (PV_OMPT_SWITCHED)
+    "ORDERED": 1,
     # loop start (the work begin: no trace test on every thread's path); the
     # chunk shares loop_chunk's flag, the loop end the barrier's
     "FOR_dynamic": 2,
@@ -142,8 +143,9 @@ budget = {
     # task_end's flags (GOMP_task's entry address and frame in the first)
     "PARALLEL_TASK": 0,
     # one thread: a one-thread team runs the task at once, undeferred (as
-    # libomp): the task as above; GOMP_taskwait's test
-    "TASKWAIT": 2,
+    # libomp): the task as above; GOMP_taskwait's jump through the
+    # switched pointer (PV_OMPT_SWITCHED)
+    "TASKWAIT": 1,
 }
 if check:
     bad = []

@@ -179,6 +179,8 @@ struct pv_ws {
     int sched;                           /* PV_SCHED_STATIC, _DYNAMIC or _GUIDED */
     bool fast_add;                       /* dynamic: fetch_add on `next` cannot wrap */
     bool ordered_loop;                   /* ordered hand-over in use (ordered, > 1 thread) */
+    bool ordered_start_work;             /* GOMP_ordered_start has work: the hand-over, or a
+                                            tool's events (its one test) */
     unsigned nthreads;                   /* team size the construct was set up for */
 
     /* single copyprivate: the executing thread's data pointer. */
