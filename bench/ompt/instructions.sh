@@ -146,6 +146,11 @@ budget = {
     # libomp): the task as above; GOMP_taskwait's jump through the
     # switched pointer (PV_OMPT_SWITCHED)
     "TASKWAIT": 1,
+    "NESTED_TASK": 1,    # two tasks and a taskwait: taskwait's jump
+    "FIB30": 0.5,        # per task: half a taskwait's jump
+    # each dependence edge's pv_ompt_tool() test (add_edge, task_depend.c)
+    # and the registers its loop keeps for the call: 4.3 today
+    "DEP_CHAIN": 4.5,
 }
 if check:
     bad = []
