@@ -449,14 +449,39 @@ void pv_team_end(void)
         team_retire(team);
 }
 
-void pv_team_start_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
-                      pv_ws_preinit_fn preinit, void *arg)
+/* Fork, run the body as member 0, join; `told`: a tool is attached, and
+ * the frame that calls the body is the primary's exit frame. */
+static inline __attribute__((always_inline)) void team_run(bool told, void (*fn)(void *),
+                                                           void *data, unsigned n, unsigned flags,
+                                                           pv_ws_preinit_fn preinit, void *arg)
 {
     pv_team_fork_ws(fn, data, n, flags, preinit, arg);
-    if (pv_ompt_tool())
+    if (told)
         pv_ompt_exit_frame(__builtin_frame_address(0));
     fn(data);
     pv_team_end();
+}
+
+void pv_team_run(void (*fn)(void *), void *data, unsigned n, unsigned flags,
+                 pv_ws_preinit_fn preinit, void *arg)
+{
+    team_run(false, fn, data, n, flags, preinit, arg);
+}
+
+static __attribute__((noinline, cold)) void team_run_told(void (*fn)(void *), void *data,
+                                                          unsigned n, unsigned flags,
+                                                          pv_ws_preinit_fn preinit, void *arg)
+{
+    team_run(true, fn, data, n, flags, preinit, arg);
+}
+
+void pv_team_start_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
+                      pv_ws_preinit_fn preinit, void *arg)
+{
+    if (pv_ompt_tool())
+        team_run_told(fn, data, n, flags, preinit, arg);
+    else
+        team_run(false, fn, data, n, flags, preinit, arg);
 }
 
 /* --------------------------------------------------- thread count (spec) */
@@ -468,10 +493,15 @@ static _Atomic unsigned *contention_group(struct pv_thread *thr)
 
 unsigned pv_resolve_num_threads(unsigned requested, unsigned count)
 {
+    if (pv_ompt_tool())
+        pv_ompt_thr.requested = requested ? requested : pv_icv_get()->nthreads_var;
+    return pv_team_threads(requested, count);
+}
+
+unsigned pv_team_threads(unsigned requested, unsigned count)
+{
     struct pv_thread *thr = &pv_thr;
     struct pv_icv *icv = pv_icv_get();
-    if (pv_ompt_tool())
-        pv_ompt_thr.requested = requested ? requested : icv->nthreads_var;
     if (requested == 1)
         return 1;
     if (thr->ts.active_level >= icv->max_active_levels_var)
