@@ -81,11 +81,16 @@ struct gomp_arg {
     kmp_task_t *task;
 };
 
+/* As pv_kmpc_body: the frame that calls the task's routine is the task's
+ * exit_frame, as in libomp (clang inlines the task's outlined body into its
+ * routine, so the tool's __builtin_frame_address(1) there is this frame). */
 static void run_task(void *arg)
 {
     struct running_task self = {((struct gomp_arg *)arg)->task, 0}, *outer = running;
     kmp_task_t *t = self.task;
     kmp_int32 gtid = pv_kmpc_gtid();
+    if (pv_ompt_tool())
+        pv_ompt_exit_frame(__builtin_frame_address(0));
     for (;;) {
         self.again = 0;
         running = &self;
