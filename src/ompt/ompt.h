@@ -279,6 +279,10 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *));
  * the primary thread, which reports it with pv_ompt_exit_frame). */
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame);
 void pv_ompt_exit_frame(void *frame);
+/* The same, a CFA: __kmpc_serialized_parallel's, whose caller (the program)
+ * calls the body itself; the exit frame is then where the program called
+ * the runtime, as the encountering task's enter_frame is. */
+void pv_ompt_exit_cfa(void *cfa);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
