@@ -3,8 +3,8 @@
  * error.
  *
  * Every task is tied and runs to its end on one thread, so a task's
- * schedule events come in pairs: the encountering (or waiting) task
- * switches to it, and it completes back.  Tasks skipped by cancellation are
+ * schedule events come in pairs: the encountering (or waiting, or
+ * yielding: ompt_task_yield) task switches to it, and it completes back.  Tasks skipped by cancellation are
  * reported switched to and ended with ompt_task_cancel, after a cancel
  * event with ompt_cancel_discarded_task. */
 #include <stdlib.h>
@@ -202,14 +202,21 @@ void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_
     n->saved_state = pv_ompt_thr.state;
     n->thread_num = (int)pv_thr.ts.team_id;
     pv_ompt_set_state(pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial, NULL);
+    int status = pv_ompt_thr.yielded ? ompt_task_yield : ompt_task_switch;
+    pv_ompt_thr.yielded = 0;
     if (pv_ompt_on(task_schedule))
-        pv_ompt_call(task_schedule, &p->data, ompt_task_switch, &n->data);
+        pv_ompt_call(task_schedule, &p->data, status, &n->data);
     if (n->chunk_iterations && pv_ompt_on(dispatch)) {
         /* OpenMP 5.2: a taskloop's task begins its chunk. */
         ompt_dispatch_chunk_t chunk = {n->chunk_start, n->chunk_iterations};
         pv_ompt_call(dispatch, n->parallel, &n->data, ompt_dispatch_taskloop_chunk,
                      (ompt_data_t){.ptr = &chunk});
     }
+}
+
+void pv_ompt_task_yield(bool on)
+{
+    pv_ompt_thr.yielded = on;
 }
 
 void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)

@@ -138,6 +138,7 @@ struct pv_ompt_thread {
     unsigned char combined;       /* the region being forked: parallel sections */
     unsigned char pending_single; /* a single's end is owed (dispatched at the next event) */
     unsigned char use_ending;     /* `ending` stands for the current task */
+    unsigned char yielded;        /* pv_ompt_task_yield: the next task_begin yields */
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
     uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
@@ -355,6 +356,9 @@ void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);
  * exit_frame: the frame of the runtime function that runs next's body. */
 void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame);
+/* A taskyield runs a task (on) or is over (off): the next task to begin on
+ * this thread in between is switched to with ompt_task_yield, as libomp. */
+void pv_ompt_task_yield(bool on);
 /* `t` stops and `next` continues: complete, or cancelled (the body was
  * skipped), or detached (body done, event not fulfilled yet). */
 /* cancelled_by: 0, or the construct whose cancellation discarded the task
