@@ -287,7 +287,7 @@ PV_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_
     PV_TASK_SITE_OUTER_BEGIN();
     if (pv_ompt_tool()) {
         PV_OMPT_ENTRY_SET();
-        frame = pv_ompt_thr.enter_frame;
+        frame = PV_KMPC_PROGRAM_FRAME();
     }
     b->if0 = pv_task_if0_begin(gomp_flags(b), detach, (void *)task->routine, frame);
     PV_TASK_SITE_OUTER_END();

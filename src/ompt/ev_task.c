@@ -191,13 +191,15 @@ void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
         pv_ompt_call(task_dependence, &src->ompt.data, &sink->ompt.data);
 }
 
-void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame)
+/* exit_flags: whose frame exit_frame is (ompt_frame_runtime or _application). */
+static void task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame,
+                       int exit_flags)
 {
     pv_ompt_enter();
     struct pv_ompt_task *p = pv_ompt_task_of(prior);
     struct pv_ompt_task *n = &next->ompt;
     n->frame.exit_frame.ptr = exit_frame;
-    n->frame.exit_frame_flags = exit_frame ? ompt_frame_runtime | ompt_frame_framepointer : 0;
+    n->frame.exit_frame_flags = exit_frame ? exit_flags | ompt_frame_framepointer : 0;
     n->scheduler = prior != next->parent ? prior : NULL;
     n->saved_state = pv_ompt_thr.state;
     n->thread_num = (int)pv_thr.ts.team_id;
@@ -212,6 +214,16 @@ void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_
         pv_ompt_call(dispatch, n->parallel, &n->data, ompt_dispatch_taskloop_chunk,
                      (ompt_data_t){.ptr = &chunk});
     }
+}
+
+void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame)
+{
+    task_begin(prior, next, exit_frame, ompt_frame_runtime);
+}
+
+void pv_ompt_task_begin_in_program(struct pv_task *prior, struct pv_task *next, void *frame)
+{
+    task_begin(prior, next, frame, ompt_frame_application);
 }
 
 void pv_ompt_task_yield(bool on)

@@ -280,10 +280,9 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *));
  * the primary thread, which reports it with pv_ompt_exit_frame). */
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame);
 void pv_ompt_exit_frame(void *frame);
-/* The same, a CFA: __kmpc_serialized_parallel's, whose caller (the program)
- * calls the body itself; the exit frame is then where the program called
- * the runtime, as the encountering task's enter_frame is. */
-void pv_ompt_exit_cfa(void *cfa);
+/* The same, for a body the program calls itself (__kmpc_serialized_parallel):
+ * the program's frame pointer (ompt_frame_application). */
+void pv_ompt_exit_program_frame(void *frame);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
@@ -356,6 +355,10 @@ void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);
  * exit_frame: the frame of the runtime function that runs next's body. */
 void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame);
+/* The same for a task whose body the program calls itself (libomp's if(0)
+ * protocol): its exit_frame is the program's frame (the caller's frame
+ * pointer, ompt_frame_application), as libomp gives it. */
+void pv_ompt_task_begin_in_program(struct pv_task *prior, struct pv_task *next, void *frame);
 /* A taskyield runs a task (on) or is over (off): the next task to begin on
  * this thread in between is switched to with ompt_task_yield, as libomp. */
 void pv_ompt_task_yield(bool on);

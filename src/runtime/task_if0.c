@@ -46,7 +46,7 @@ struct pv_task *pv_task_if0_begin(unsigned flags, void *detach, void *code, void
     thr->task = t;
     trace_task_begin(t);
     if (pv_ompt_tool())
-        pv_ompt_task_begin(parent, t, exit_frame);
+        pv_ompt_task_begin_in_program(parent, t, exit_frame);
     return t;
 }
 

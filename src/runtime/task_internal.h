@@ -207,7 +207,7 @@ void pv_task_spawn(const struct pv_task_args *a, bool deferrable);
  * (libomp's task_begin_if0 ... task_complete_if0; task_if0.c): begin
  * creates it (flags: PV_GTF_UNTIED, _FINAL, _DETACH, its event then stored
  * at *detach) and makes it the current task; `code` names its body for the
- * trace, `exit_frame` is its exit frame for a tool.  end makes its parent
+ * trace, `exit_frame` (the program's frame pointer) its exit frame for a tool.  end makes its parent
  * current again; a detached task may complete later, at omp_fulfill_event. */
 struct pv_task *pv_task_if0_begin(unsigned flags, void *detach, void *code, void *exit_frame);
 void pv_task_if0_end(struct pv_task *t);
