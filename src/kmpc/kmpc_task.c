@@ -87,7 +87,7 @@ void pv_kmpc_task_ended(kmp_task_t *t)
 /* The task whose routine this thread runs (struct pv_kmpc_running).  An
  * untied task that re-submits itself stays the same pvomp task: its next
  * part runs after a scheduling point (taskyield: other tasks may run). */
-static __thread struct pv_kmpc_running *running;
+static __thread struct pv_kmpc_running *running __attribute__((tls_model("initial-exec")));
 
 /* As pv_kmpc_body: the frame that calls the task's routine (this one, or
  * the one it is inlined into) is the task's exit_frame, as in libomp (clang

@@ -241,6 +241,8 @@ void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
         /* the flags name the cancelled construct too (OpenMP 5.1, 4.4.4.26) */
         if (pv_ompt_on(cancel))
             pv_ompt_call(cancel, &o->data, ompt_cancel_discarded_task | cancelled_by, NULL);
+    } else if (o->cancelled) {
+        status = ompt_task_cancel;
     } else if ((t->tflags & PV_TF_DETACH) &&
                !(atomic_load_explicit(&t->detach, memory_order_acquire) & PV_DETACH_FULFILLED)) {
         status = ompt_task_detach;
@@ -344,6 +346,8 @@ void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n)
 void pv_ompt_cancel(int which, bool activated, const void *codeptr)
 {
     pv_ompt_enter();
+    if (which & 8) /* its task region ends here: the task ends cancelled */
+        pv_ompt_cur_task()->cancelled = 1;
     if (!pv_ompt_on(cancel))
         return;
     int flags = activated ? ompt_cancel_activated : ompt_cancel_detected;
