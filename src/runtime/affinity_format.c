@@ -306,7 +306,9 @@ PV_EXPORT void omp_display_affinity(const char *format)
 }
 
 /* OMP_DISPLAY_AFFINITY: a thread shows its line when it first runs in a
- * parallel region and whenever something the format can show changed. */
+ * parallel region and whenever something the format can show changed; and
+ * when a teammate's place changed, every member shows its line (the spec:
+ * "if affinity of any thread in a parallel region changes", all of them). */
 struct shown {
     bool valid;
     int level, num, nthreads, ancestor, team, nteams;
@@ -314,7 +316,12 @@ struct shown {
 };
 static __thread struct shown last_shown;
 
-void pv_affinity_display_thread(void)
+unsigned pv_affinity_shown_place(void)
+{
+    return last_shown.valid ? last_shown.place : UINT_MAX;
+}
+
+void pv_affinity_display_thread(bool team_changed)
 {
     if (!pv_gicv.display_affinity)
         return;
@@ -329,7 +336,7 @@ void pv_affinity_display_thread(void)
     now.team = omp_get_team_num();
     now.nteams = omp_get_num_teams();
     now.place = pv_thr.ts.place;
-    if (last_shown.valid && memcmp(&now, &last_shown, sizeof now) == 0)
+    if (!team_changed && last_shown.valid && memcmp(&now, &last_shown, sizeof now) == 0)
         return;
     last_shown = now;
     display(NULL);

@@ -106,9 +106,12 @@ void pv_affinity_assign(unsigned n, unsigned bind, unsigned parent_place,
 void pv_affinity_bind_self(unsigned place);  /* pins the calling thread; no-op without places */
 void pv_display_env(bool verbose);        /* env.c */
 /* OMP_DISPLAY_AFFINITY: print the calling thread's affinity line if it
- * changed since it last printed (no-op unless pv_gicv.display_affinity);
- * team code calls it in every member after setting up pv_thr.ts. */
-void pv_affinity_display_thread(void);    /* affinity_format.c */
+ * changed since it last printed, or if `team_changed` (a teammate's place
+ * changed: the spec then shows every thread of the team); no-op unless
+ * pv_gicv.display_affinity.  Team code calls it in every member after
+ * setting up pv_thr.ts. */
+void pv_affinity_display_thread(bool team_changed); /* affinity_format.c */
+unsigned pv_affinity_shown_place(void); /* the place of the caller's last line, or UINT_MAX */
 /* The program speaks libomp's ABI (src/kmpc calls it when a clang program
  * forks or displays): affinity lines go to stdout as libomp prints them,
  * not to stderr as libgomp does. */
@@ -353,6 +356,7 @@ struct pv_team {
     _Atomic int cancelled;          /* parallel cancellation requested */
     _Atomic int ws_cancelled;       /* for/sections cancellation; cleared by the next barrier */
     bool nested;                    /* started from inside another team */
+    bool display_all;               /* OMP_DISPLAY_AFFINITY: a member's place changed */
 
     uint64_t ws_seq0;               /* 1 when slot 0 was set up before the fork */
     struct pv_ws ws[PV_WS_SLOTS];

@@ -74,7 +74,8 @@ static void become_member(struct pv_thread *thr, struct pv_team *team, unsigned 
     }
     thr->task = &team->implicit[id];
     pv_league = team->league;
-    pv_affinity_display_thread();
+    if (__builtin_expect(pv_gicv.display_affinity, 0))
+        pv_affinity_display_thread(team->display_all);
 }
 
 /* A worker's implicit task begins, traced or observed by a tool (one flag
@@ -338,6 +339,35 @@ static __attribute__((noinline, cold)) void primary_begin_observed(struct pv_thr
         pv_ompt_implicit_begin(team, 0, NULL);
 }
 
+/* OMP_DISPLAY_AFFINITY: does a member of the team about to start run on
+ * another place than it does now?  The members are known before they are
+ * launched: the primary's pool, or the head of the idle list for a nested
+ * team (approximate when other nested teams start at the same moment; a
+ * wrong guess costs or saves a line).  A thread still to be made shows its
+ * line anyway (first region). */
+static __attribute__((noinline, cold)) bool places_change(const struct pv_thread *thr,
+                                                          const struct pv_team *team,
+                                                          unsigned n, bool nested)
+{
+    if (!team->place)
+        return false;
+    /* The primary's pv_thr.ts is the encountering task's again after each
+     * region: its own last line tells where it ran. */
+    unsigned shown = pv_affinity_shown_place();
+    bool changed = shown != UINT_MAX && shown != team->place[0];
+    if (!nested) {
+        for (unsigned i = 1; i < n && i - 1 < thr->pool_size; i++)
+            changed |= thr->pool[i - 1] && thr->pool[i - 1]->ts.place != team->place[i];
+        return changed;
+    }
+    pthread_mutex_lock(&idle_lock);
+    const struct pv_thread *w = idle_list;
+    for (unsigned i = 1; i < n && w; i++, w = w->idle_next)
+        changed |= w->ts.place != team->place[i];
+    pthread_mutex_unlock(&idle_lock);
+    return changed;
+}
+
 void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
                      pv_ws_preinit_fn preinit, void *arg)
 {
@@ -384,6 +414,8 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     }
 
     team->members[0] = thr;
+    if (pv_gicv.display_affinity)
+        team->display_all = places_change(thr, team, n, nested);
     if (pv_trace_site_on(PV_TRACE_EV_parallel_begin))
         primary_begin_observed(thr, team, fn);
     else

@@ -113,6 +113,28 @@ static int child_display(void)
     return sink;
 }
 
+/* Spread, close and primary twice each over 11 places for 8 threads: at
+ * each change of policy some threads move, and then every thread of the
+ * team shows its line (the spec's rule), so 3 x 8 lines. */
+static int child_display_places(void)
+{
+    static volatile int sink;
+    omp_set_num_threads(8);
+    for (int r = 0; r < 2; r++) {
+#pragma omp parallel proc_bind(spread)
+        sink = omp_get_thread_num();
+    }
+    for (int r = 0; r < 2; r++) {
+#pragma omp parallel proc_bind(close)
+        sink = omp_get_thread_num();
+    }
+    for (int r = 0; r < 2; r++) {
+#pragma omp parallel proc_bind(primary)
+        sink = omp_get_thread_num();
+    }
+    return sink < 0;
+}
+
 /* A bad format, three ways: captured twice, then set and displayed. */
 static int child_bad_format(const char *bad)
 {
@@ -238,6 +260,30 @@ static int display_check(void)
     CHECK(count_lines_with(r->err, "AFF 0/1 L1") == 1);
     CHECK(count_lines_with(r->err, "AFF ") == 3);
     free(r);
+
+    cpu_set_t mask;
+    CHECK(sched_getaffinity(0, sizeof mask, &mask) == 0);
+    int c0 = -1, c1 = -1;
+    for (int c = 0; c < CPU_SETSIZE && c1 < 0; c++)
+        if (CPU_ISSET(c, &mask))
+            *(c0 < 0 ? &c0 : &c1) = c;
+    if (c1 >= 0) {
+        char places[256];
+        int len = snprintf(places, sizeof places, "OMP_PLACES=");
+        for (int i = 0; i < 11; i++)
+            len += i % 2 ? snprintf(places + len, sizeof places - len, "{%d,%d},", c0, c1)
+                         : snprintf(places + len, sizeof places - len, "{%d},", c0);
+        places[len - 1] = '\0';
+        const char *pvars[] = {"OMP_DISPLAY_AFFINITY=true", "OMP_AFFINITY_FORMAT=AFF %n/%N {%A}",
+                               places, NULL};
+        r = calloc(1, sizeof *r);
+        child_run(self_path(), "display-places", pvars, r);
+        CHECK(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0);
+        int lines = count_lines_with(r->err, "AFF ");
+        printf("OMP_DISPLAY_AFFINITY with %s: %d lines (24 expected)\n", places, lines);
+        CHECK(lines == 24);
+        free(r);
+    }
     printf("OMP_DISPLAY_AFFINITY: all checks passed\n");
     return 0;
 }
@@ -275,6 +321,8 @@ int main(int argc, char **argv)
         return child_bind();
     if (argc > 1 && strcmp(argv[1], "display") == 0)
         return child_display();
+    if (argc > 1 && strcmp(argv[1], "display-places") == 0)
+        return child_display_places();
     if (argc > 1 && strncmp(argv[1], "format:", 7) == 0)
         return child_bad_format(argv[1] + 7);
     if (argc > 1 && strcmp(argv[1], "display-check") == 0)
