@@ -1,9 +1,41 @@
-/* The host teams construct.  As in libgomp, the teams of a host teams region
- * run one after the other on the encountering thread; each sees its own
- * team number (teams cannot synchronise with each other, so this is a
- * conforming schedule). */
+/* The host teams construct.  As in libomp, the teams of a host teams
+ * region run at the same time: the encountering thread runs team 0 and
+ * device threads (src/target/league.c) the others, each the initial thread
+ * of its team (OpenMP 5.1, 2.7: each team of the league is an initial
+ * team) with the encountering task's ICVs; more teams than threads go
+ * round-robin, thread i running teams i, i + W, ... */
 #include "runtime/internal.h"
 #include "target/target.h"
+
+struct host_league {
+    void (*fn)(void *);
+    void *data;
+    unsigned num_teams;
+    struct pv_icv icv;               /* for the other threads' teams */
+    struct pv_ompt_league *ompt;     /* NULL without a tool */
+};
+
+static void run_teams(void *ctx, unsigned index, unsigned width)
+{
+    struct host_league *l = ctx;
+    struct pv_league saved = pv_league;
+    if (index) {
+        *pv_icv_for_write() = l->icv;
+        if (l->ompt)
+            pv_ompt_league_join(l->ompt);
+    }
+    for (unsigned t = index; t < l->num_teams; t += width) {
+        pv_league = (struct pv_league){l->num_teams, t, 0};
+        if (l->ompt)
+            pv_ompt_league_team(true, t);
+        l->fn(l->data);
+        if (l->ompt)
+            pv_ompt_league_team(false, t);
+    }
+    if (index && l->ompt)
+        pv_ompt_league_leave();
+    pv_league = saved;
+}
 
 PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
                               unsigned thread_limit, unsigned flags)
@@ -20,21 +52,15 @@ PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams
     }
     if (num_teams == 0)
         num_teams = pv_gicv.num_teams_var ? pv_gicv.num_teams_var : 3;
-    struct pv_league saved = pv_league;
-    pv_league.num_teams = num_teams;
-    if (pv_ompt_tool())
-        pv_ompt_league_begin(num_teams, pv_ompt_entry_ra());
-    for (unsigned t = 0; t < num_teams; t++) {
-        pv_league.team_num = t;
-        if (pv_ompt_tool())
-            pv_ompt_league_team(true, t);
-        fn(data);
-        if (pv_ompt_tool())
-            pv_ompt_league_team(false, t);
+    struct host_league l = {fn, data, num_teams, *pv_icv_get(), NULL};
+    struct pv_ompt_league ompt;
+    if (pv_ompt_tool()) {
+        l.ompt = &ompt;
+        pv_ompt_league_begin(&ompt, num_teams, pv_ompt_entry_ra());
     }
-    if (pv_ompt_tool())
+    pv_league_host(run_teams, &l, num_teams);
+    if (l.ompt)
         pv_ompt_league_end();
-    pv_league = saved;
     if (icv)
         icv->thread_limit_var = saved_limit;
 }
