@@ -33,6 +33,7 @@ struct pv_global_icv pv_gicv = {
     .default_allocator = 1, /* omp_default_mem_alloc */
     .wait_policy = PV_WAIT_DEFAULT,
     .task_throttle = 64, /* as libgomp */
+    .hidden_helpers = 8, /* as libomp */
 };
 
 unsigned pv_num_procs = 1;
@@ -142,14 +143,33 @@ static bool env_bool(const char *name, bool *out)
     return env_bool_words(name, out, yes, no, 1);
 }
 
+/* A libomp setting in libomp's boolean forms. */
+static bool env_kmp_bool(const char *name, bool *out)
+{
+    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
+    return env_bool_words(name, out, yes, no, 4);
+}
+
 /* KMP_ENABLE_TASK_THROTTLING (libomp's setting, in its boolean forms):
  * false lets a team queue any number of tasks (src/runtime/task.c). */
 static void parse_task_throttling(void)
 {
-    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
     bool on;
-    if (env_bool_words("KMP_ENABLE_TASK_THROTTLING", &on, yes, no, 4) && !on)
+    if (env_kmp_bool("KMP_ENABLE_TASK_THROTTLING", &on) && !on)
         pv_gicv.task_throttle = UINT32_MAX;
+}
+
+/* libomp's hidden helper settings: LIBOMP_NUM_HIDDEN_HELPER_THREADS (a
+ * number, 0 turns them off) and LIBOMP_USE_HIDDEN_HELPER_TASK (false turns
+ * them off). */
+static void parse_hidden_helpers(void)
+{
+    unsigned long n;
+    if (env_ulong("LIBOMP_NUM_HIDDEN_HELPER_THREADS", &n, true))
+        pv_gicv.hidden_helpers = n > 1024 ? 1024 : (unsigned)n;
+    bool on;
+    if (env_kmp_bool("LIBOMP_USE_HIDDEN_HELPER_TASK", &on) && !on)
+        pv_gicv.hidden_helpers = 0;
 }
 
 /* ------------------------------------------------------------ the variables */
@@ -608,6 +628,7 @@ void pv_env_init(void)
 
     parse_wait();
     parse_task_throttling();
+    parse_hidden_helpers();
     parse_stack();
     parse_display_env();
     if (pv_gicv.display_env)
