@@ -17,6 +17,7 @@ struct host_league {
     void (*fn)(void *);
     void *data;
     unsigned num_teams;
+    unsigned device;                 /* the encountering thread's pv_league.device */
     struct pv_icv icv;               /* for the other threads' teams */
     struct pv_ompt_league *ompt;     /* NULL without a tool */
     unsigned *place, *part_off, *part_len; /* per team; NULL without places */
@@ -44,7 +45,7 @@ static void run_teams(void *ctx, unsigned index, unsigned width)
             pv_ompt_league_join(l->ompt);
     }
     for (unsigned t = index; t < l->num_teams; t += width) {
-        pv_league = (struct pv_league){l->num_teams, t, 0};
+        pv_league = (struct pv_league){l->num_teams, t, l->device};
         if (l->place)
             enter_places(l, t);
         if (l->ompt)
@@ -79,7 +80,8 @@ PV_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams
     }
     if (num_teams == 0)
         num_teams = pv_gicv.num_teams_var ? pv_gicv.num_teams_var : 3;
-    struct host_league l = {fn, data, num_teams, *pv_icv_get(), NULL, NULL, NULL, NULL};
+    struct host_league l = {.fn = fn, .data = data, .num_teams = num_teams,
+                            .device = pv_league.device, .icv = *pv_icv_get()};
     if (pv_num_places) {
         l.place = pv_malloc(3 * num_teams * sizeof *l.place);
         l.part_off = l.place + num_teams;
