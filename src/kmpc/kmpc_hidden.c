@@ -70,8 +70,8 @@ static void *helper_main(void *arg)
         struct pv_kmpc_event *ev = b->event;
         if (t->routine)
             t->routine(pv_kmpc_gtid(), t);
-        pv_kmpc_task_discard(t);
-        pv_kmp_omp_fulfill_event(ev); /* the task completes */
+        pv_kmpc_task_ended(t);        /* destructors; the block stays until ... */
+        pv_kmp_omp_fulfill_event(ev); /* ... the task completes here, which frees it */
     }
     return NULL;
 }

@@ -60,6 +60,39 @@ extern PV_HIDDEN bool pv_ompt_active;
 #define pv_ompt_tool() __builtin_expect(pv_ompt_active, 0)
 #endif
 
+/* An entry point whose path without a tool makes no test at all (one whose
+ * work without a tool is a few instructions, or none: GOMP_taskwait,
+ * GOMP_ordered_end): the exported function jumps through a pointer that a
+ * tool's start switches from `plain` to `told`, the variant with the
+ * events, and its end switches back (pv_ompt_observe_sites, through the
+ * pv_ompt_switch section).  A jump to a fixed target is one predicted
+ * instruction; reached by a jump, `told` has the entry's return address
+ * and CFA as its own.  The pointer is read plainly, as pv_ompt_active (gcc
+ * then jumps through memory).  Without OMPT the entry is `plain` itself. */
+struct pv_ompt_switch {
+    void (**entry)(void);
+    void (*plain)(void);
+    void (*told)(void);
+};
+#ifdef PVOMP_NO_OMPT
+#define PV_OMPT_SWITCHED(name, plain, told)                                            \
+    static void (*const name##_told)(void) __attribute__((unused)) = told;              \
+    PV_EXPORT void name(void)                                                          \
+    {                                                                                  \
+        plain();                                                                       \
+    }
+#else
+#define PV_OMPT_SWITCHED(name, plain, told)                                            \
+    static void (*name##_entry)(void) = plain;                                         \
+    static const struct pv_ompt_switch name##_switch                                   \
+        __attribute__((used, section("pv_ompt_switch"), aligned(8))) = {               \
+            &name##_entry, plain, told};                                               \
+    PV_EXPORT void name(void)                                                          \
+    {                                                                                  \
+        name##_entry();                                                                \
+    }
+#endif
+
 /* In an exported entry point, inside its `if (pv_ompt_tool())` branch: the
  * entry's return address (codeptr_ra) for the out-of-line variant with the
  * events.  The empty asm keeps gcc from loading it ahead of the test, which
@@ -138,6 +171,7 @@ struct pv_ompt_thread {
     unsigned char combined;       /* the region being forked: parallel sections */
     unsigned char pending_single; /* a single's end is owed (dispatched at the next event) */
     unsigned char use_ending;     /* `ending` stands for the current task */
+    unsigned char yielded;        /* pv_ompt_task_yield: the next task_begin yields */
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
     uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
@@ -281,6 +315,9 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *));
  * the primary thread, which reports it with pv_ompt_exit_frame). */
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame);
 void pv_ompt_exit_frame(void *frame);
+/* The same, for a body the program calls itself (__kmpc_serialized_parallel):
+ * the program's frame pointer (ompt_frame_application). */
+void pv_ompt_exit_program_frame(void *frame);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
@@ -368,6 +405,13 @@ void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);
  * exit_frame: the frame of the runtime function that runs next's body. */
 void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame);
+/* The same for a task whose body the program calls itself (libomp's if(0)
+ * protocol): its exit_frame is the program's frame (the caller's frame
+ * pointer, ompt_frame_application), as libomp gives it. */
+void pv_ompt_task_begin_in_program(struct pv_task *prior, struct pv_task *next, void *frame);
+/* A taskyield runs a task (on) or is over (off): the next task to begin on
+ * this thread in between is switched to with ompt_task_yield, as libomp. */
+void pv_ompt_task_yield(bool on);
 /* `t` stops and `next` continues: complete, or cancelled (the body was
  * skipped), or detached (body done, event not fulfilled yet). */
 /* cancelled_by: 0, or the construct whose cancellation discarded the task

@@ -11,12 +11,23 @@ enum {
     PV_CANCEL_TASKGROUP = 8,
 };
 
+/* With a tool: the requested team size, the primary's exit frame (the
+ * entry's address and frame are set in GOMP_parallel's one test). */
+static __attribute__((noinline, cold)) void parallel_told(void (*fn)(void *), void *data,
+                                                          unsigned num_threads, unsigned flags)
+{
+    pv_team_start_ws(fn, data, pv_resolve_num_threads(num_threads, 0), flags, NULL, NULL);
+}
+
 PV_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                              unsigned flags)
 {
-    unsigned n = pv_resolve_num_threads(num_threads, 0);
-    PV_OMPT_ENTRY();
-    pv_team_start_ws(fn, data, n, flags, NULL, NULL);
+    if (pv_ompt_tool()) {
+        PV_OMPT_ENTRY_SET();
+        parallel_told(fn, data, num_threads, flags);
+        return;
+    }
+    pv_team_run(fn, data, pv_team_threads(num_threads, 0), flags, NULL, NULL);
 }
 
 PV_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)
@@ -89,12 +100,24 @@ PV_EXPORT bool GOMP_cancel(int which, bool do_cancel)
 /* omp_get_num_threads is the call programs make to get OpenMP going on a
  * thread (and libomp registers the thread there): with a tool, the thread
  * begins as an OpenMP thread if it had not yet.  omp_get_thread_num does
- * not, as in libomp. */
+ * not, as in libomp.  A thread in a team has begun already (its implicit
+ * task's begin, or the fork's events, made it known), so only a thread
+ * outside any team tests for a tool: the team's path is the one of a build
+ * without OMPT. */
+static __attribute__((noinline, cold)) int num_threads_told(void)
+{
+    pv_ompt_thread_ensure();
+    return 1;
+}
+
 PV_EXPORT int omp_get_num_threads(void)
 {
+    struct pv_team *team = pv_thr.ts.team;
+    if (team)
+        return (int)team->nthreads;
     if (pv_ompt_tool())
-        pv_ompt_thread_ensure();
-    return (int)pv_team_size();
+        return num_threads_told();
+    return 1;
 }
 
 PV_EXPORT int omp_get_thread_num(void)

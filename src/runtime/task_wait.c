@@ -1,5 +1,6 @@
 /* Waiting for tasks: the wait loop that runs ready descendants meanwhile,
- * its completion tests, taskwait and taskwait with depend.  Part of task.c
+ * its completion tests, taskyield (libomp's), taskwait and taskwait with
+ * depend.  Part of task.c
  * (see task_parts.h). */
 #include <stdlib.h>
 
@@ -55,6 +56,22 @@ void wait_until(struct pv_team *team, const struct pv_task *under, wait_done_fn 
     }
 }
 
+void pv_task_yield(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_team *team = thr->ts.team;
+    if (!team || !thr->task)
+        return;
+    struct pv_task *t = pv_tq_take(team->task_state, thr->ts.team_id, team->nthreads, thr->task);
+    if (!t)
+        return;
+    if (pv_ompt_tool())
+        pv_ompt_task_yield(true); /* t begins with ompt_task_yield */
+    task_run(thr, t);
+    if (pv_ompt_tool())
+        pv_ompt_task_yield(false);
+}
+
 static bool children_done(const void *arg)
 {
     const struct pv_task *t = arg;
@@ -77,15 +94,15 @@ static __attribute__((noinline)) void taskwait_under_tool(const void *codeptr)
     pv_ompt_sync_end(ompt_sync_region_taskwait, codeptr);
 }
 
-PV_EXPORT void GOMP_taskwait(void)
+/* GOMP_taskwait jumps to one of these (PV_OMPT_SWITCHED): without a tool
+ * it makes no test of its own. */
+static void taskwait_told(void)
 {
-    if (pv_ompt_tool()) {
-        PV_OMPT_FRAME();
-        taskwait_under_tool(pv_ompt_entry_ra());
-    } else {
-        taskwait();
-    }
+    PV_OMPT_FRAME();
+    taskwait_under_tool(pv_ompt_entry_ra());
 }
+
+PV_OMPT_SWITCHED(GOMP_taskwait, taskwait, taskwait_told)
 
 /* taskwait with depend: as if an included, empty task with those
  * dependences ran here.  With no sibling dependences recorded there is
