@@ -82,6 +82,8 @@ void pv_kmpc_body(void *data);
 
 /* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
+/* A hidden helper thread takes its number, 1..N (kmpc_hidden.c). */
+void pv_kmpc_gtid_set_helper(kmp_int32 gtid);
 
 /* The object the first thread of the team to get here makes with create;
  * every thread of the team must call it at the same construct

@@ -14,14 +14,24 @@
 static __thread unsigned pushed_threads;
 static __thread unsigned pushed_bind;
 
+/* libomp's numbering: the first thread to ask is 0, the hidden helper
+ * threads (kmpc_hidden.c) are 1..N, every other thread is N + 1 on, in the
+ * order they first ask. */
 static _Atomic kmp_int32 next_gtid;
 static __thread kmp_int32 my_gtid = -1;
 
 kmp_int32 pv_kmpc_gtid(void)
 {
-    if (__builtin_expect(my_gtid < 0, 0))
-        my_gtid = atomic_fetch_add_explicit(&next_gtid, 1, memory_order_relaxed);
+    if (__builtin_expect(my_gtid < 0, 0)) {
+        kmp_int32 n = atomic_fetch_add_explicit(&next_gtid, 1, memory_order_relaxed);
+        my_gtid = n ? n + (kmp_int32)pv_gicv.hidden_helpers : 0;
+    }
     return my_gtid;
+}
+
+void pv_kmpc_gtid_set_helper(kmp_int32 gtid)
+{
+    my_gtid = gtid;
 }
 
 PV_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
@@ -33,7 +43,8 @@ PV_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t *loc)
 PV_EXPORT kmp_int32 __kmpc_global_num_threads(ident_t *loc)
 {
     (void)loc;
-    return atomic_load_explicit(&next_gtid, memory_order_relaxed);
+    kmp_int32 n = atomic_load_explicit(&next_gtid, memory_order_relaxed);
+    return n > 1 ? n + (kmp_int32)pv_gicv.hidden_helpers : n;
 }
 
 PV_EXPORT kmp_int32 __kmpc_bound_thread_num(ident_t *loc)

@@ -144,12 +144,26 @@ static unsigned gomp_flags(const struct pv_kmpc_task_block *b)
     return gflags;
 }
 
+/* A target task's GOMP task: its body hands the routine to the hidden
+ * helper threads and returns; the task completes (its dependences are
+ * released, taskwait and taskgroup see it done) when the helper fulfils
+ * its event, after the routine (kmpc_hidden.c). */
+static void run_hidden(void *arg)
+{
+    pv_kmpc_hidden_post(pv_kmpc_block_of(((struct gomp_arg *)arg)->task));
+}
+
 void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
 {
     struct pv_kmpc_task_block *b = pv_kmpc_block_of(t);
     if (running && t == running->task) { /* an untied task's next part */
         running->again = 1;
         return;
+    }
+    void (*body)(void *) = run_task;
+    if (b->hidden_helper) {
+        body = run_hidden;
+        __kmpc_task_allow_completion_event(NULL, 0, t);
     }
     unsigned gflags = gomp_flags(b);
     int priority = 0;
@@ -162,7 +176,7 @@ void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
     struct gomp_arg arg = {NULL, t};
     /* GOMP_task publishes pvomp's event before the task can run */
     void *detach = b->event ? (void *)&b->event->gomp : NULL;
-    GOMP_task(run_task, &arg, NULL, sizeof arg, _Alignof(struct gomp_arg), true, gflags, depend,
+    GOMP_task(body, &arg, NULL, sizeof arg, _Alignof(struct gomp_arg), true, gflags, depend,
               priority, detach);
 }
 

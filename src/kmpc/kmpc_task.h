@@ -62,6 +62,8 @@ struct pv_kmpc_task_block {
     struct pv_kmpc_event *event;
     struct pv_task *if0;
     struct pv_kmpc_running if0_run;
+    bool hidden_helper;                  /* a target task: runs on a hidden helper thread */
+    struct pv_kmpc_task_block *helper_next; /* the helpers' queue (kmpc_hidden.c) */
     _Alignas(16) kmp_task_t task;
 };
 
@@ -69,6 +71,17 @@ static inline struct pv_kmpc_task_block *pv_kmpc_block_of(kmp_task_t *t)
 {
     return (struct pv_kmpc_task_block *)((char *)t - offsetof(struct pv_kmpc_task_block, task));
 }
+
+/* Hidden helper threads (kmpc_hidden.c): queue a submitted target task's
+ * block for them; they run its routine, end it and fulfil its event. */
+void pv_kmpc_hidden_post(struct pv_kmpc_task_block *b);
+/* omp_fulfill_event@VERSION (kmpc_task.c): fulfils and frees ev. */
+void pv_kmp_omp_fulfill_event(struct pv_kmpc_event *ev);
+struct pv_kmpc_event *__kmpc_task_allow_completion_event(ident_t *loc, kmp_int32 gtid,
+                                                         kmp_task_t *task);
+kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
+                                  size_t sizeof_kmp_task_t, size_t sizeof_shareds,
+                                  kmp_routine_entry_t task_entry);
 
 /* Hand a task to GOMP_task (depend: a GOMP depend array or NULL). */
 void pv_kmpc_task_submit(kmp_task_t *t, void **depend);

@@ -296,45 +296,82 @@ void pv_ompt_barrier_end(struct pv_ompt_sync *s, bool cancelled)
 
 /* ---------------------------------------------------- host teams regions */
 
-void pv_ompt_league_begin(unsigned num_teams, const void *codeptr)
+void pv_ompt_league_begin(struct pv_ompt_league *l, unsigned num_teams, const void *codeptr)
 {
     pv_ompt_enter();
     pv_ompt_register_atexit();
     struct pv_ompt_thread *me = &pv_ompt_thr;
-    struct pv_ompt_task *enc = pv_ompt_cur_task();
-    me->league_enc = enc;
-    me->league_at = pv_thr.task;
-    me->league_size = num_teams;
-    me->league_codeptr = codeptr;
-    me->league_parallel.value = 0;
+    l->enc = pv_ompt_cur_task();
+    l->size = num_teams;
+    l->codeptr = codeptr;
+    l->parallel.value = 0;
     if (pv_ompt_on(parallel_begin))
-        pv_ompt_call(parallel_begin, &enc->data, &enc->frame, &me->league_parallel, num_teams,
+        pv_ompt_call(parallel_begin, &l->enc->data, &l->enc->frame, &l->parallel, num_teams,
                      ompt_parallel_league | ompt_parallel_invoker_runtime, codeptr);
-    me->in_league = 1;
+    me->league_at = pv_thr.task;
+    me->league = l;
+}
+
+void pv_ompt_league_join(struct pv_ompt_league *l)
+{
+    struct pv_ompt_thread *me = &pv_ompt_thr;
+    if (!me->begun)
+        me->begin_as_worker = 1;
+    pv_ompt_enter();
+    me->league_at = pv_thr.task;
+    me->league = l;
+}
+
+void pv_ompt_league_leave(void)
+{
+    pv_ompt_thr.league = NULL;
 }
 
 void pv_ompt_league_team(bool begin, unsigned team_num)
 {
     struct pv_ompt_thread *me = &pv_ompt_thr;
-    struct pv_ompt_task *o = &me->league_task;
+    struct pv_ompt_league *l = me->league;
+    struct pv_ompt_task *init = &me->league_task, *impl = &me->league_implicit;
+    int flags = ompt_parallel_team | ompt_parallel_invoker_runtime;
     if (begin) {
-        memset(o, 0, sizeof *o);
-        o->flags = ompt_task_initial;
-        o->parallel = &me->league_parallel;
-        o->thread_num = 0;
+        memset(init, 0, sizeof *init);
+        init->flags = ompt_task_initial;
+        init->parallel = &l->parallel;
+        init->thread_num = 0;
+        if (pv_ompt_on(implicit_task))
+            pv_ompt_call(implicit_task, ompt_scope_begin, &l->parallel, &init->data, l->size,
+                         team_num, ompt_task_initial);
+        me->league_region.value = 0;
+        if (pv_ompt_on(parallel_begin))
+            pv_ompt_call(parallel_begin, &init->data, &init->frame, &me->league_region, 1, flags,
+                         NULL);
+        memset(impl, 0, sizeof *impl);
+        impl->flags = ompt_task_implicit | ompt_task_undeferred;
+        impl->parallel = &me->league_region;
+        impl->thread_num = 0;
+        me->league_in_region = 1;
+        if (pv_ompt_on(implicit_task))
+            pv_ompt_call(implicit_task, ompt_scope_begin, &me->league_region, &impl->data, 1, 0,
+                         ompt_task_implicit);
+        return;
     }
     if (pv_ompt_on(implicit_task))
-        pv_ompt_call(implicit_task, begin ? ompt_scope_begin : ompt_scope_end, &me->league_parallel,
-                     &o->data, begin ? me->league_size : 0, team_num,
+        pv_ompt_call(implicit_task, ompt_scope_end, &me->league_region, &impl->data, 0, 0,
+                     ompt_task_implicit);
+    me->league_in_region = 0;
+    if (pv_ompt_on(parallel_end))
+        pv_ompt_call(parallel_end, &me->league_region, &init->data, flags, NULL);
+    if (pv_ompt_on(implicit_task))
+        pv_ompt_call(implicit_task, ompt_scope_end, &l->parallel, &init->data, 0, team_num,
                      ompt_task_initial);
 }
 
 void pv_ompt_league_end(void)
 {
     struct pv_ompt_thread *me = &pv_ompt_thr;
-    me->in_league = 0;
+    struct pv_ompt_league *l = me->league;
+    me->league = NULL;
     if (pv_ompt_on(parallel_end))
-        pv_ompt_call(parallel_end, &me->league_parallel, &me->league_enc->data,
-                     ompt_parallel_league | ompt_parallel_invoker_runtime,
-                     me->league_codeptr);
+        pv_ompt_call(parallel_end, &l->parallel, &l->enc->data,
+                     ompt_parallel_league | ompt_parallel_invoker_runtime, l->codeptr);
 }

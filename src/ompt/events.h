@@ -17,7 +17,7 @@ static inline struct pv_ompt_task *pv_ompt_task_of(struct pv_task *t)
 /* In a host teams region, at its level (no team of its own begun). */
 static inline bool pv_ompt_in_league(void)
 {
-    return pv_ompt_thr.in_league && !pv_thr.ts.team && pv_thr.task == pv_ompt_thr.league_at;
+    return pv_ompt_thr.league && !pv_thr.ts.team && pv_thr.task == pv_ompt_thr.league_at;
 }
 
 static inline struct pv_ompt_task *pv_ompt_cur_task(void)
@@ -25,7 +25,8 @@ static inline struct pv_ompt_task *pv_ompt_cur_task(void)
     if (pv_ompt_thr.use_ending)
         return &pv_ompt_thr.ending;
     if (__builtin_expect(pv_ompt_in_league(), 0))
-        return &pv_ompt_thr.league_task;
+        return pv_ompt_thr.league_in_region ? &pv_ompt_thr.league_implicit
+                                            : &pv_ompt_thr.league_task;
     return pv_ompt_task_of(pv_thr.task);
 }
 
@@ -37,7 +38,8 @@ static inline ompt_data_t *pv_ompt_cur_parallel(void)
     if (team)
         return &team->ompt.data;
     if (__builtin_expect(pv_ompt_in_league(), 0))
-        return &pv_ompt_thr.league_parallel;
+        return pv_ompt_thr.league_in_region ? &pv_ompt_thr.league_region
+                                            : &pv_ompt_thr.league->parallel;
     return &pv_ompt_thr.initial_parallel.data;
 }
 

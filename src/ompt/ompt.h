@@ -186,17 +186,19 @@ struct pv_ompt_thread {
     struct pv_ompt_team initial_parallel;   /* the implicit parallel region around the
                                                thread's initial task (pv_thr.initial_task) */
     struct pv_ompt_task ending;   /* copy of a worker's implicit task after its team ended */
-    /* A host teams region (teams run one after the other on this thread):
-     * its parallel data, the current team's initial task, the thread's task
-     * when the league began (while it is current, the team's initial task
-     * stands for it), the encountering task and the call's address. */
-    unsigned char in_league;
-    unsigned league_size;
-    ompt_data_t league_parallel;
-    struct pv_ompt_task league_task;
+    /* A host teams region whose teams this thread runs (NULL: none): the
+     * thread's task when it entered the league (while that task is
+     * current, the team's tasks below stand for it), the current team's
+     * initial task, the parallel region the runtime forks in the team and
+     * its implicit task, in which the teams region's body runs. */
+    struct pv_ompt_league *league;
     struct pv_task *league_at;
-    struct pv_ompt_task *league_enc;
-    const void *league_codeptr;
+    struct pv_ompt_task league_task;
+    ompt_data_t league_region;
+    struct pv_ompt_task league_implicit;
+    unsigned char league_in_region;    /* the team's region has begun: its implicit task is current */
+    unsigned char begin_as_worker;     /* a device thread that joins a league begins as
+                                          libomp's league workers do */
 };
 
 extern __thread PV_HIDDEN struct pv_ompt_thread pv_ompt_thr
@@ -321,11 +323,26 @@ void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
 
 /* ------------------------------------------------- host teams (teams.c) */
-/* parallel_begin with ompt_parallel_league, each team's initial task, and
- * parallel_end; the teams run one after the other on the calling thread. */
-void pv_ompt_league_begin(unsigned num_teams, const void *codeptr);
-void pv_ompt_league_team(bool begin, unsigned team_num);
+/* A host teams region, shared by the threads that run its teams. */
+struct pv_ompt_league {
+    ompt_data_t parallel;           /* the league's parallel data */
+    struct pv_ompt_task *enc;       /* the encountering task */
+    const void *codeptr;
+    unsigned size;                  /* number of teams */
+};
+/* On the encountering thread: parallel_begin with ompt_parallel_league
+ * (l, in the caller's frame until league_end, is then the league the
+ * other threads join), and parallel_end. */
+void pv_ompt_league_begin(struct pv_ompt_league *l, unsigned num_teams, const void *codeptr);
 void pv_ompt_league_end(void);
+/* On each other thread that runs teams of it: before its first team and
+ * after its last. */
+void pv_ompt_league_join(struct pv_ompt_league *l);
+void pv_ompt_league_leave(void);
+/* A team begins or ends on the calling thread: its initial task, and in it
+ * the parallel region of one thread the runtime forks for the teams
+ * region's body (as libomp reports it). */
+void pv_ompt_league_team(bool begin, unsigned team_num);
 
 /* ------------------------------------------------------------ barriers */
 /* Notifications around a team barrier's wait, which the runtime does

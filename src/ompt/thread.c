@@ -57,10 +57,10 @@ void pv_ompt_thread_begin(void)
     if (t->begun || !pv_ompt_tool())
         return;
     t->begun = 1;
-    bool worker = pv_thr.is_worker;
+    bool worker = pv_thr.is_worker || t->begin_as_worker;
     t->type = worker ? ompt_thread_worker : ompt_thread_initial;
     t->state = worker ? ompt_state_idle : ompt_state_work_serial;
-    if (worker)
+    if (pv_thr.is_worker)   /* a pool worker: it ends when the pool docks */
         atomic_fetch_add_explicit(&workers_live, 1, memory_order_relaxed);
     if (pv_ompt_on(thread_begin))
         pv_ompt_call(thread_begin, (ompt_thread_t)t->type, &t->data);
@@ -89,7 +89,7 @@ void pv_ompt_thread_end(void)
     if (pv_ompt_on(thread_end))
         pv_ompt_call(thread_end, &t->data);
     /* Release: the callback above is done before the finalizer goes on. */
-    if (t->type == ompt_thread_worker)
+    if (pv_thr.is_worker)
         atomic_fetch_sub_explicit(&workers_live, 1, memory_order_release);
 }
 

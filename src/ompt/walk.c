@@ -28,10 +28,23 @@ bool pv_ompt_region_at(int level, struct pv_ompt_region *r)
         return false;
     struct pv_team *team = pv_thr.ts.team;
     if (!team) {
+        if (pv_ompt_in_league()) {
+            /* the team's region (once begun), then the league */
+            if (pv_ompt_thr.league_in_region && level == 0) {
+                r->parallel = &pv_ompt_thr.league_region;
+                r->team_size = 1;
+                return true;
+            }
+            if (level != (pv_ompt_thr.league_in_region ? 1 : 0))
+                return false;
+            r->parallel = &pv_ompt_thr.league->parallel;
+            r->team_size = pv_ompt_thr.league->size;
+            return true;
+        }
         if (level != 0)
             return false;
         r->parallel = pv_ompt_cur_parallel();
-        r->team_size = pv_ompt_in_league() ? pv_ompt_thr.league_size : 1;
+        r->team_size = 1;
         return true;
     }
     for (; level > 0; level--) {
@@ -59,8 +72,10 @@ struct pv_ompt_task *pv_ompt_task_at(int level)
     struct pv_task *t = pv_thr.task;
     struct pv_ompt_task *o = pv_ompt_cur_task();
     for (; level > 0 && o; level--) {
-        if (o == &pv_ompt_thr.league_task) {
-            o = pv_ompt_thr.league_enc;   /* a team's initial task: the league's encountering task */
+        if (o == &pv_ompt_thr.league_implicit) {
+            o = &pv_ompt_thr.league_task; /* the team's region: its initial task */
+        } else if (o == &pv_ompt_thr.league_task) {
+            o = pv_ompt_thr.league->enc;  /* a team's initial task: the league's encountering task */
         } else if (o->flags & ompt_task_initial) {
             o = NULL;
         } else if (o->flags & ompt_task_implicit) {

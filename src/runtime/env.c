@@ -33,6 +33,8 @@ struct pv_global_icv pv_gicv = {
     .default_allocator = 1, /* omp_default_mem_alloc */
     .wait_policy = PV_WAIT_DEFAULT,
     .task_throttle = 64, /* as libgomp */
+    .hidden_helpers = 8, /* as libomp */
+    .teams_bind = PV_BIND_SPREAD, /* as libomp */
 };
 
 unsigned pv_num_procs = 1;
@@ -142,14 +144,33 @@ static bool env_bool(const char *name, bool *out)
     return env_bool_words(name, out, yes, no, 1);
 }
 
+/* A libomp setting in libomp's boolean forms. */
+static bool env_kmp_bool(const char *name, bool *out)
+{
+    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
+    return env_bool_words(name, out, yes, no, 4);
+}
+
 /* KMP_ENABLE_TASK_THROTTLING (libomp's setting, in its boolean forms):
  * false lets a team queue any number of tasks (src/runtime/task.c). */
 static void parse_task_throttling(void)
 {
-    static const char *const yes[] = {"1", "true", "on", "yes"}, *const no[] = {"0", "false", "off", "no"};
     bool on;
-    if (env_bool_words("KMP_ENABLE_TASK_THROTTLING", &on, yes, no, 4) && !on)
+    if (env_kmp_bool("KMP_ENABLE_TASK_THROTTLING", &on) && !on)
         pv_gicv.task_throttle = UINT32_MAX;
+}
+
+/* libomp's hidden helper settings: LIBOMP_NUM_HIDDEN_HELPER_THREADS (a
+ * number, 0 turns them off) and LIBOMP_USE_HIDDEN_HELPER_TASK (false turns
+ * them off). */
+static void parse_hidden_helpers(void)
+{
+    unsigned long n;
+    if (env_ulong("LIBOMP_NUM_HIDDEN_HELPER_THREADS", &n, true))
+        pv_gicv.hidden_helpers = n > 1024 ? 1024 : (unsigned)n;
+    bool on;
+    if (env_kmp_bool("LIBOMP_USE_HIDDEN_HELPER_TASK", &on) && !on)
+        pv_gicv.hidden_helpers = 0;
 }
 
 /* ------------------------------------------------------------ the variables */
@@ -242,14 +263,40 @@ bad:
     bad_value("OMP_NUM_THREADS", value);
 }
 
-/* OMP_PROC_BIND: true | false | a list of primary/master, close, spread.
- * Returns true when the variable was set (validly). */
-static bool parse_proc_bind(void)
+/* One binding word at *p (false, true, primary/master, close, spread). */
+static bool eat_bind(const char **p, unsigned *kind)
 {
     static const struct { const char *name; unsigned kind; } kinds[] = {
         {"false", PV_BIND_FALSE}, {"true", PV_BIND_TRUE},     {"master", PV_BIND_MASTER},
         {"primary", PV_BIND_MASTER}, {"close", PV_BIND_CLOSE}, {"spread", PV_BIND_SPREAD},
     };
+    for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (eat_word(p, kinds[i].name)) {
+            *kind = kinds[i].kind;
+            return true;
+        }
+    return false;
+}
+
+/* KMP_TEAMS_PROC_BIND (libomp's): how a host teams region splits the
+ * places among its teams: spread (the default), close or primary. */
+static void parse_teams_proc_bind(void)
+{
+    const char *value = getenv("KMP_TEAMS_PROC_BIND");
+    if (!value)
+        return;
+    const char *p = skip_ws(value);
+    unsigned kind;
+    if (eat_bind(&p, &kind) && only_ws_left(p) && kind != PV_BIND_FALSE && kind != PV_BIND_TRUE)
+        pv_gicv.teams_bind = kind;
+    else
+        bad_value("KMP_TEAMS_PROC_BIND", value);
+}
+
+/* OMP_PROC_BIND: true | false | a list of primary/master, close, spread.
+ * Returns true when the variable was set (validly). */
+static bool parse_proc_bind(void)
+{
     const char *value = getenv("OMP_PROC_BIND");
     if (!value)
         return false;
@@ -258,17 +305,14 @@ static bool parse_proc_bind(void)
     const char *p = value;
     for (;;) {
         p = skip_ws(p);
-        unsigned i;
-        for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-            if (eat_word(&p, kinds[i].name))
-                break;
-        if (i == sizeof kinds / sizeof kinds[0])
+        unsigned kind;
+        if (!eat_bind(&p, &kind))
             goto bad;
         if (n == cap)
             list = realloc(list, (cap *= 2) * sizeof *list);
         if (!list)
             pv_fatal("out of memory parsing OMP_PROC_BIND");
-        list[n++] = kinds[i].kind;
+        list[n++] = kind;
         p = skip_ws(p);
         if (*p == '\0')
             break;
@@ -608,6 +652,8 @@ void pv_env_init(void)
 
     parse_wait();
     parse_task_throttling();
+    parse_hidden_helpers();
+    parse_teams_proc_bind();
     parse_stack();
     parse_display_env();
     if (pv_gicv.display_env)

@@ -82,6 +82,10 @@ struct pv_global_icv {
     unsigned default_allocator;    /* omp_allocator_handle_t value */
     uint32_t task_throttle;        /* tasks per thread before new ones run at once (64;
                                       KMP_ENABLE_TASK_THROTTLING=0: UINT32_MAX, never) */
+    unsigned hidden_helpers;       /* libomp's hidden helper threads for target tasks (8;
+                                      0: none, target tasks are plain tasks; src/kmpc) */
+    unsigned teams_bind;           /* how host teams split the places (PV_BIND_SPREAD;
+                                      KMP_TEAMS_PROC_BIND) */
 };
 
 extern struct pv_icv pv_initial_icv;      /* of the initial task */

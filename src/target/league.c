@@ -1,4 +1,5 @@
-/* Device threads: where kernels run.
+/* Device threads: where kernels run, and the teams of a host teams region
+ * beside the encountering thread (pv_league_host).
  *
  * A kernel with a teams construct (gcc passes its num_teams in the target
  * arguments) is run by W device threads at once, W = min(teams, width cap);
@@ -32,6 +33,10 @@ struct launch {
     unsigned width;             /* W device threads */
     unsigned thread_limit;      /* 0: none */
     bool teams;                 /* run as a league (the kernel is a teams construct) */
+    void (*host_run)(void *, unsigned, unsigned); /* a host teams region:
+                                                     host_run(args, index, width) */
+    struct lthread **lts;       /* [width]: the device thread of each index */
+    uint32_t *expect;           /* [width]: its finished count once it is done */
 };
 
 struct lthread {
@@ -55,6 +60,10 @@ static PV_TLS struct {
 
 static void run_job(struct launch *job, unsigned index)
 {
+    if (job->host_run) {
+        job->host_run(job->args, index, job->width);   /* sets up the thread itself */
+        return;
+    }
     struct pv_icv *icv = pv_icv_for_write();
     *icv = pv_initial_icv;
     if (job->thread_limit)
@@ -121,6 +130,32 @@ static unsigned width_cap(void)
     return pv_num_procs > 4 ? pv_num_procs : 4;
 }
 
+static void join_width(struct launch *job, unsigned first)
+{
+    for (unsigned i = first; i < job->width; i++) {
+        uint32_t v;
+        while ((int32_t)((v = atomic_load_explicit(&job->lts[i]->fin.word,
+                                                   memory_order_acquire)) -
+                         job->expect[i]) < 0)
+            pv_wait_while_eq(&job->lts[i]->fin, v);
+    }
+}
+
+/* Hands job to a device thread for each index first..width-1 (each one's
+ * thread and finished count kept in the job); join_width waits for them. */
+static void run_width(struct launch *job, unsigned first)
+{
+    for (unsigned i = first; i < job->width; i++) {
+        struct lthread *lt = job->lts[i] = get_thread();
+        lt->job = job;
+        lt->index = i;
+        job->expect[i] = ++lt->assigned;
+        /* seq_cst RMW: publishes job/index (release); pairs with pv_wake. */
+        atomic_fetch_add_explicit(&lt->dock.word, 1, memory_order_seq_cst);
+        pv_wake(&lt->dock);
+    }
+}
+
 unsigned pv_league_run(struct pv_device *d, void (*fn)(void *), void *args, int num_teams,
                        int thread_limit)
 {
@@ -141,25 +176,35 @@ unsigned pv_league_run(struct pv_device *d, void (*fn)(void *), void *args, int 
     }
     unsigned cap = width_cap();
     job.width = job.num_teams < cap ? job.num_teams : cap;
-
     struct lthread *lts[job.width];
     uint32_t expect[job.width];
-    for (unsigned i = 0; i < job.width; i++) {
-        struct lthread *lt = lts[i] = get_thread();
-        lt->job = &job;
-        lt->index = i;
-        expect[i] = ++lt->assigned;
-        /* seq_cst RMW: publishes job/index (release); pairs with pv_wake. */
-        atomic_fetch_add_explicit(&lt->dock.word, 1, memory_order_seq_cst);
-        pv_wake(&lt->dock);
-    }
-    for (unsigned i = 0; i < job.width; i++) {
-        uint32_t v;
-        while ((int32_t)((v = atomic_load_explicit(&lts[i]->fin.word, memory_order_acquire)) -
-                         expect[i]) < 0)
-            pv_wait_while_eq(&lts[i]->fin, v);
-    }
+    job.lts = lts;
+    job.expect = expect;
+    run_width(&job, 0);
+    join_width(&job, 0);
     return job.num_teams;
+}
+
+/* A host teams region: the caller runs index 0 while device threads run
+ * the others at once (each one sets itself up as its teams' initial thread). */
+void pv_league_host(void (*run)(void *, unsigned, unsigned), void *ctx, unsigned num_teams)
+{
+    unsigned cap = width_cap();
+    struct launch job = {
+        .args = ctx,
+        .num_teams = num_teams,
+        .width = num_teams < cap ? num_teams : cap,
+        .host_run = run,
+    };
+    struct lthread *lts[job.width];
+    uint32_t expect[job.width];
+    job.lts = lts;
+    job.expect = expect;
+    if (job.width > 1)
+        run_width(&job, 1);
+    run(ctx, 0, job.width);
+    if (job.width > 1)
+        join_width(&job, 1);
 }
 
 bool pv_target_teams4(unsigned low, unsigned high, unsigned thread_limit, bool first, bool *ret)

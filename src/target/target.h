@@ -182,6 +182,10 @@ void pv_map_update(struct pv_device *d, const struct pv_maplist *l);
  * teams construct, -1 = unknown).  Returns the number of teams granted. */
 unsigned pv_league_run(struct pv_device *d, void (*fn)(void *), void *args, int num_teams,
                        int thread_limit);
+/* A host teams region of num_teams teams on W = min(num_teams, width cap)
+ * threads: run(ctx, i, W) for i in 0..W-1, index 0 on the calling thread,
+ * the others on device threads at the same time; returns when all are done. */
+void pv_league_host(void (*run)(void *, unsigned, unsigned), void *ctx, unsigned num_teams);
 /* GOMP_teams4 on a device thread: true when handled (result in *ret). */
 bool pv_target_teams4(unsigned low, unsigned high, unsigned thread_limit, bool first,
                       bool *ret);

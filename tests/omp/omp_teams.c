@@ -1,8 +1,15 @@
 /* Host teams (GOMP_teams_reg): omp_get_num_teams/omp_get_team_num, the
  * thread_limit clause, distribute, parallel regions inside teams, and the
- * nteams-var / teams-thread-limit-var routines. */
+ * nteams-var / teams-thread-limit-var routines; the teams run at the same
+ * time, each on a thread of its own (3 teams); with `places` (run with
+ * OMP_PLACES set), the teams' place partitions as KMP_TEAMS_PROC_BIND
+ * (spread by default, or close) splits them. */
 #define _GNU_SOURCE /* dladdr in pvomp_check.h */
 #include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "pvomp_check.h"
 #include "omp_test.h"
@@ -18,6 +25,7 @@ static void test_outside(void)
 static void test_num_teams(void)
 {
     int seen[8] = {0}, bad = 0;
+    long tid[3] = {0};
 #pragma omp teams num_teams(3)
     {
         int t = omp_get_team_num();
@@ -25,12 +33,59 @@ static void test_num_teams(void)
             TEST_INC(&seen[t]);
         else
             TEST_INC(&bad);
+        if (t >= 0 && t < 3)
+            tid[t] = syscall(SYS_gettid);
         if (omp_get_num_teams() != 3)
             TEST_INC(&bad);
     }
     CHECK(bad == 0);
     CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 1 && seen[3] == 0);
+    CHECK(tid[0] == syscall(SYS_gettid) && tid[1] != tid[0] && tid[2] != tid[0] &&
+          tid[2] != tid[1]);
     test_outside();
+}
+
+/* The calling thread's place and the first place and size of its
+ * partition (a function: OpenMP 5.1 allows no such calls strictly nested
+ * in teams, as gcc checks; from a function they are the libomp tests' way). */
+__attribute__((noinline)) static void where(int *place, int *first, int *len)
+{
+    *place = omp_get_place_num();
+    *len = omp_get_partition_num_places();
+    int nums[*len > 0 ? *len : 1];
+    nums[0] = -1;
+    omp_get_partition_place_nums(nums);
+    *first = nums[0];
+}
+
+/* Each of T teams' place and partition, T = P (one place each, spread) and
+ * 2P (each place twice, consecutive teams sharing it). */
+static void test_places(void)
+{
+    int P = omp_get_num_places();
+    CHECK(P > 0);
+    const char *bind = getenv("KMP_TEAMS_PROC_BIND");
+    int close = bind && strcmp(bind, "close") == 0;
+    int here = omp_get_place_num();
+    for (int k = 1; k <= 2; k++) {
+        int T = k * P;
+        int place[T], first[T], len[T];
+#pragma omp teams num_teams(T)
+        {
+            int t = omp_get_team_num();
+            where(&place[t], &first[t], &len[t]);
+        }
+        CHECK(place[0] == here);
+        for (int t = 0; t < T; t++) {
+            if (close) {   /* every team keeps the whole list, places dealt in turn */
+                CHECK(len[t] == P && first[t] == 0);
+                CHECK(place[t] == (here + t / k) % P);
+            } else {       /* spread: one place each, consecutive teams on it */
+                CHECK(len[t] == 1 && first[t] == place[t]);
+                CHECK(place[t] == (here + t / k) % P);
+            }
+        }
+    }
 }
 
 static void test_thread_limit_and_parallel(void)
@@ -108,8 +163,13 @@ static void test_icvs(void)
     CHECK(lim >= 1 && lim <= 3);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "places") == 0) {
+        test_places();
+        printf("omp_teams places: ok\n");
+        return 0;
+    }
     test_outside();
     test_num_teams();
     test_thread_limit_and_parallel();
