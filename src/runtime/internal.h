@@ -20,6 +20,7 @@
 #include "base/message.h"
 #include "ompt/ompt.h"
 #include "runtime/barrier_kind.h"
+#include "runtime/ompt_view.h"
 #include "runtime/unsupported.h"
 #include "wait/wait.h"
 
@@ -86,15 +87,13 @@ struct pv_global_icv {
 
 extern struct pv_icv pv_initial_icv;      /* of the initial task */
 extern struct pv_global_icv pv_gicv;
-extern unsigned pv_num_procs;             /* CPUs this process may run on */
 
 /* Places (affinity_*.c).  A place is a set of CPU numbers. */
 struct pv_place {
     unsigned ncpus;
     int *cpus;
 };
-extern struct pv_place *pv_places;
-extern unsigned pv_num_places;
+extern struct pv_place *pv_places;        /* pv_num_places of them (ompt_view.h) */
 
 void pv_env_init(void);                   /* env.c: fills the ICVs from the environment */
 void pv_affinity_init(void);              /* affinity_bind.c: the initial thread's place */
@@ -259,19 +258,7 @@ struct pv_task {
     char pad_tail[48];              /* and away from the next task of an array */
 };
 
-/* Where a thread stands. */
-struct pv_ts {
-    struct pv_team *team;           /* NULL outside any parallel region */
-    unsigned team_id;
-    unsigned level;                 /* nesting level (0 = initial) */
-    unsigned active_level;          /* active (more than one thread) levels */
-    unsigned place;                 /* place index, or UINT_MAX when unbound */
-    unsigned part_off, part_len;    /* place partition */
-    uint64_t ws_seq;                /* sequence number of the next worksharing construct */
-    struct pv_ws *ws;               /* the construct this thread is in */
-    uint64_t single_seq;            /* single constructs met (nowait form) */
-    unsigned long static_trip;      /* static schedule: chunks taken so far */
-};
+/* struct pv_ts, where a thread stands: ompt_view.h. */
 
 #define PV_TEAM_CACHE_LEVELS 4
 struct pv_thread {
@@ -310,6 +297,8 @@ struct pv_thread {
 };
 
 extern __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));
+/* ompt_view.h reads the position through a pointer to pv_thr. */
+_Static_assert(offsetof(struct pv_thread, ts) == 0, "pv_thr_ts: ts is pv_thread's first member");
 
 static inline struct pv_thread *pv_self(void)
 {
@@ -380,10 +369,7 @@ void pv_team_start_ws(void (*fn)(void *), void *data, unsigned nthreads, unsigne
                       pv_ws_preinit_fn preinit, void *arg);
 /* The end of a region: the implicit barrier, then the caller's old state back. */
 void pv_team_end(void);
-/* omp_pause_resource: flush what can be flushed (trace), release idle threads. */
-void pv_runtime_pause(void);
-/* Lazily created runtime state (env, places); safe to call often. */
-void pv_runtime_init(void);
+/* pv_runtime_init, pv_runtime_pause: ompt_view.h. */
 
 
 /* Tasking hooks (task.c). */
