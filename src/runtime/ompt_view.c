@@ -1,7 +1,7 @@
 /* The runtime's fields that OMPT events report (ompt_view.h).  Out of
  * line, so that src/ompt needs none of the runtime's layouts; only events
  * with a tool attached call them. */
-#include "runtime/task_internal.h"
+#include "runtime/task_parts.h"
 
 struct pv_task *pv_thr_task(void)
 {
@@ -40,15 +40,12 @@ bool pv_task_is_final(const struct pv_task *t)
 
 bool pv_task_detach_pending(const struct pv_task *t)
 {
-    return (t->tflags & PV_TF_DETACH) &&
-           !(atomic_load_explicit(&t->detach, memory_order_acquire) & PV_DETACH_FULFILLED);
+    return (t->tflags & PV_TF_DETACH) && !event_fulfilled(t);
 }
 
 struct pv_task *pv_task_resolve(struct pv_task *t)
 {
-    if (t->kind == PV_TASK_STACK && (t->tflags & PV_TF_PROMOTABLE) && t->arg)
-        return t->arg;
-    return t;
+    return task_resolve(t);
 }
 
 unsigned pv_team_nthreads(const struct pv_team *team)
