@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
+#include "omp-tools.h" /* include/, on every module's path (pvomp_flags) */
 #include "base/compiler.h"
 #include "ompt/ompt_types.h"
 #include "runtime/barrier_kind.h"

@@ -5,7 +5,7 @@
 #ifndef PV_OMPT_TYPES_H
 #define PV_OMPT_TYPES_H
 
-#include "../../include/omp-tools.h" /* (relative: units that include runtime headers need no -I) */
+#include "omp-tools.h" /* include/, on every module's path (pvomp_flags) */
 
 struct pv_task;
 

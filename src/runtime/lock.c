@@ -80,14 +80,14 @@ static inline void word_unlock(pv_lock_word *w)
 
 /* ------------------------------------------------------- simple locks */
 
-__attribute__((visibility("default"))) void pv_init_lock_30(pv_lock_word *w)
+PV_EXPORT void pv_init_lock_30(pv_lock_word *w)
 {
     atomic_store_explicit(w, 0, memory_order_relaxed);
     if (pv_ompt_tool())
         pv_ompt_lock_init(ompt_mutex_lock, 0, w, __builtin_return_address(0));
 }
 
-__attribute__((visibility("default"))) void pv_destroy_lock_30(pv_lock_word *w)
+PV_EXPORT void pv_destroy_lock_30(pv_lock_word *w)
 {
     (void)w;
     if (pv_ompt_tool())
@@ -120,7 +120,7 @@ static __attribute__((noinline)) void unset_lock_observed(pv_lock_word *w, const
         pv_ompt_mutex_released(ompt_mutex_lock, w, ra);
 }
 
-__attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
+PV_EXPORT void pv_set_lock_30(pv_lock_word *w)
 {
     if (pv_trace_held_on(PV_TRACE_HELD_LOCK))
         set_lock_observed(w, pv_ompt_entry_ra());
@@ -128,7 +128,7 @@ __attribute__((visibility("default"))) void pv_set_lock_30(pv_lock_word *w)
         word_lock_slow(w);
 }
 
-__attribute__((visibility("default"))) void pv_unset_lock_30(pv_lock_word *w)
+PV_EXPORT void pv_unset_lock_30(pv_lock_word *w)
 {
     word_unlock(w);
     if (pv_trace_held_on(PV_TRACE_HELD_LOCK))
@@ -160,7 +160,7 @@ static inline int test_end(int kind, const void *l, uint64_t t, bool got, const 
     return 1;
 }
 
-__attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
+PV_EXPORT int pv_test_lock_30(pv_lock_word *w)
 {
     const void *ra = __builtin_return_address(0);
     uint64_t t = test_begin(ompt_mutex_test_lock, w, ra);
@@ -168,11 +168,11 @@ __attribute__((visibility("default"))) int pv_test_lock_30(pv_lock_word *w)
 }
 
 /* The 2.5 simple lock has the same layout and semantics. */
-__attribute__((visibility("default"), alias("pv_init_lock_30"))) void pv_init_lock_25(pv_lock_word *);
-__attribute__((visibility("default"), alias("pv_destroy_lock_30"))) void pv_destroy_lock_25(pv_lock_word *);
-__attribute__((visibility("default"), alias("pv_set_lock_30"))) void pv_set_lock_25(pv_lock_word *);
-__attribute__((visibility("default"), alias("pv_unset_lock_30"))) void pv_unset_lock_25(pv_lock_word *);
-__attribute__((visibility("default"), alias("pv_test_lock_30"))) int pv_test_lock_25(pv_lock_word *);
+PV_EXPORT __attribute__((alias("pv_init_lock_30"))) void pv_init_lock_25(pv_lock_word *);
+PV_EXPORT __attribute__((alias("pv_destroy_lock_30"))) void pv_destroy_lock_25(pv_lock_word *);
+PV_EXPORT __attribute__((alias("pv_set_lock_30"))) void pv_set_lock_25(pv_lock_word *);
+PV_EXPORT __attribute__((alias("pv_unset_lock_30"))) void pv_unset_lock_25(pv_lock_word *);
+PV_EXPORT __attribute__((alias("pv_test_lock_30"))) int pv_test_lock_25(pv_lock_word *);
 
 /* ------------------------------------------------------- nestable locks */
 
@@ -182,21 +182,21 @@ static inline void *owner_id(void)
     return pv_icv_for_write();
 }
 
-__attribute__((visibility("default"))) void pv_init_nest_lock_30(struct pv_nest_lock *l)
+PV_EXPORT void pv_init_nest_lock_30(struct pv_nest_lock *l)
 {
     memset(l, 0, sizeof *l);
     if (pv_ompt_tool())
         pv_ompt_lock_init(ompt_mutex_nest_lock, 0, l, __builtin_return_address(0));
 }
 
-__attribute__((visibility("default"))) void pv_destroy_nest_lock_30(struct pv_nest_lock *l)
+PV_EXPORT void pv_destroy_nest_lock_30(struct pv_nest_lock *l)
 {
     (void)l;
     if (pv_ompt_tool())
         pv_ompt_lock_destroy(ompt_mutex_nest_lock, l, __builtin_return_address(0));
 }
 
-__attribute__((visibility("default"))) void pv_set_nest_lock_30(struct pv_nest_lock *l)
+PV_EXPORT void pv_set_nest_lock_30(struct pv_nest_lock *l)
 {
     void *me = owner_id();
     /* Relaxed: only the owner itself ever stores `me`, so seeing it means we
@@ -233,7 +233,7 @@ static inline void nest_unset_events(const void *l, bool last, const void *ra)
     }
 }
 
-__attribute__((visibility("default"))) void pv_unset_nest_lock_30(struct pv_nest_lock *l)
+PV_EXPORT void pv_unset_nest_lock_30(struct pv_nest_lock *l)
 {
     bool last = --l->count == 0;
     if (last) {
@@ -257,7 +257,7 @@ static inline int nest_test_again(const void *l, int count, const void *ra)
 
 /* Anybody else tries once, through test_begin/test_end. */
 
-__attribute__((visibility("default"))) int pv_test_nest_lock_30(struct pv_nest_lock *l)
+PV_EXPORT int pv_test_nest_lock_30(struct pv_nest_lock *l)
 {
     const void *ra = __builtin_return_address(0);
     void *me = owner_id();
@@ -286,14 +286,14 @@ static inline int tid(void)
 
 /* OMPT and trace events as for the 3.0 nest locks, with the same wait id
  * (the lock's address). */
-__attribute__((visibility("default"))) void pv_init_nest_lock_25(struct pv_nest_lock_25 *l)
+PV_EXPORT void pv_init_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     memset(l, 0, sizeof *l);
     if (pv_ompt_tool())
         pv_ompt_lock_init(ompt_mutex_nest_lock, 0, l, __builtin_return_address(0));
 }
 
-__attribute__((visibility("default"))) void pv_destroy_nest_lock_25(struct pv_nest_lock_25 *l)
+PV_EXPORT void pv_destroy_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     (void)l;
     if (pv_ompt_tool())
@@ -312,7 +312,7 @@ static bool nest25_try(struct pv_nest_lock_25 *l, int me, int *seen)
     return false;
 }
 
-__attribute__((visibility("default"))) void pv_set_nest_lock_25(struct pv_nest_lock_25 *l)
+PV_EXPORT void pv_set_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     int me = tid(), seen;
     /* Relaxed: only this thread ever stores `me`, so seeing it means we hold
@@ -337,7 +337,7 @@ __attribute__((visibility("default"))) void pv_set_nest_lock_25(struct pv_nest_l
         pv_ompt_mutex_acquired(ompt_mutex_nest_lock, l, __builtin_return_address(0));
 }
 
-__attribute__((visibility("default"))) void pv_unset_nest_lock_25(struct pv_nest_lock_25 *l)
+PV_EXPORT void pv_unset_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     bool last = --l->count == 0;
     if (last) {
@@ -347,7 +347,7 @@ __attribute__((visibility("default"))) void pv_unset_nest_lock_25(struct pv_nest
     nest_unset_events(l, last, __builtin_return_address(0));
 }
 
-__attribute__((visibility("default"))) int pv_test_nest_lock_25(struct pv_nest_lock_25 *l)
+PV_EXPORT int pv_test_nest_lock_25(struct pv_nest_lock_25 *l)
 {
     const void *ra = __builtin_return_address(0);
     int me = tid(), seen;

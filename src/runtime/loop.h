@@ -16,7 +16,7 @@
 
 /* A second exported name for an entry point of the same file. */
 #define PV_ALIAS(name, target) \
-    extern __typeof(target) name __attribute__((alias(#target), visibility("default")))
+    extern __typeof(target) name PV_EXPORT __attribute__((alias(#target)))
 
 /* ---------------------------------------------------------------- counts */
 /* Iterations of for (i = start; i < end (or > end); i += incr). */

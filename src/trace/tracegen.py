@@ -39,6 +39,7 @@ Two modes:
   tracegen.py --check EVENTS      only validate.
 """
 import argparse
+import os
 import re
 import sys
 
@@ -349,6 +350,7 @@ def gen_runtime(events, enums, src_name):
     h = header_start(src_name, "PV_TRACE_EVENTS_GEN_H") + [
          "#include <stdint.h>",
          "",
+         '#include "base/compiler.h"',
          '#include "pvomp/trace.h"',
          "",
          "enum {"]
@@ -367,8 +369,7 @@ def gen_runtime(events, enums, src_name):
           "    const char *name, *values;",
           "};",
           "#define PV_TRACE_NENUM_USES %d" % len(uses),
-          'extern const struct pv_trace_enum_use pv_trace_enum_uses[PV_TRACE_NENUM_USES] '
-          '__attribute__((visibility("hidden")));',
+          'extern const struct pv_trace_enum_use pv_trace_enum_uses[PV_TRACE_NENUM_USES] PV_HIDDEN;',
           "",
           "/* Flags, one byte per event (src/trace/control.c sets them): bit 0 the",
           " * event is traced; bit 1 a tool observes the runtime site that tests",
@@ -376,9 +377,8 @@ def gen_runtime(events, enums, src_name):
           " * The trace points test bit 0. */",
           "#define PV_TRACE_TRACED 1u",
           "#define PV_TRACE_OBSERVED 2u",
-          'extern uint8_t pv_trace_state[PV_TRACE_NEVENTS] __attribute__((visibility("hidden")));',
-          'extern const struct pvomp_trace_event_desc pv_trace_catalog[PV_TRACE_NEVENTS] '
-          '__attribute__((visibility("hidden")));',
+          'extern uint8_t pv_trace_state[PV_TRACE_NEVENTS] PV_HIDDEN;',
+          'extern const struct pvomp_trace_event_desc pv_trace_catalog[PV_TRACE_NEVENTS] PV_HIDDEN;',
           ""]
     # The pvtrace_* records are written by the writer itself: no trace points.
     points = events[len(META):]
@@ -388,7 +388,7 @@ def gen_runtime(events, enums, src_name):
                 ("after_", after_params, "_after", ("prev", "PV_TRACE_EV_##prev"))]
     for emit, proto_params, suffix, lead in variants:
         for ev in points:
-            h.append('void pv_trace_emit_%s%s(%s) __attribute__((visibility("hidden")));'
+            h.append('void pv_trace_emit_%s%s(%s) PV_HIDDEN;'
                      % (emit, ev.name, proto_params(ev)))
         h.append("")
         for ev in points:
@@ -552,9 +552,13 @@ def gen_user(events, group, prefix, src_name):
 
 
 def write_if_changed(path, text):
+    """Write text to path; an unchanged file keeps its content but is
+    touched, so that the build sees the output newer than the generator and
+    the catalog and does not run this command again at every build."""
     try:
         with open(path, encoding="utf-8") as f:
             if f.read() == text:
+                os.utime(path)
                 return
     except OSError:
         pass
