@@ -1,7 +1,9 @@
-/* The GOMP_* entry points of src/gomp, libgomp's ABI (exported through the
+/* GOMP_* entry points of src/gomp, libgomp's ABI (exported through the
  * generated version script), as the modules above build on them
- * (src/kmpc).  The loop, sections, ordered, doacross, task and teams entry
- * points are still in src/runtime (docs/DESIGN.md, "Layers"). */
+ * (src/kmpc); loop.c, loop_ull.c and sections.c's are declared where
+ * they are called (src/kmpc/kmpc_dispatch.c).  The ordered, doacross,
+ * task and teams entry points are still in src/runtime (docs/DESIGN.md,
+ * "Layers"). */
 #ifndef PV_GOMP_GOMP_H
 #define PV_GOMP_GOMP_H
 

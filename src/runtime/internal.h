@@ -167,7 +167,7 @@ struct pv_ws {
     _Alignas(PV_CACHELINE) pv_futex_t state;
     _Atomic uint32_t left;               /* threads that have left the construct */
 
-    /* Loop or sections description (loop.c, iter.c, sections.c): written by
+    /* Loop or sections description (iter.c; src/gomp: loop.c, sections.c): written by
      * the initialiser, read-only afterwards, on its own line.  Iterations are
      * numbered 0..n-1; number k is start + k * incr in modulo-2^64 arithmetic,
      * which covers long and unsigned long long loops in both directions.
@@ -211,8 +211,8 @@ void pv_ws_end_nowait(void);
 void pv_ws_end(void);
 /* Leave and wait at a cancellable barrier; true when the region was cancelled. */
 bool pv_ws_end_cancel(void);
-/* Called by the last thread leaving a slot, before it is recycled (loop.c,
- * ordered.c, doacross.c own these pointers). */
+/* Called by the last thread leaving a slot, before it is recycled
+ * (ordered.c, doacross.c own these pointers). */
 void pv_ordered_release(struct pv_ws *ws);
 void pv_doacross_release(struct pv_ws *ws);
 
