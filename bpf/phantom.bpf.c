@@ -77,7 +77,7 @@ struct cpu_state {
     u32 slot;  /* page of the registered thread running here, 0 = none */
     u32 pid;   /* its process */
     u32 idle;  /* the idle task runs here and no woken task has claimed the CPU */
-    u32 pad;
+    u32 switches; /* bumped at every switch here, before the word is cleared */
 };
 
 struct {
@@ -453,6 +453,9 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
             count_end(ended);
     }
     if (cs) {
+        /* Before the word is cleared: a wake-up on another CPU that read
+         * the old slot sees the bump and takes back what it set. */
+        __sync_fetch_and_add(&cs->switches, 1);
         publish_queued(cs, cpu, t ? t->state >> 1 : 0, next);
         cs->slot = t ? t->state >> 1 : 0;
         cs->pid = t ? t->tgid : 0;
@@ -465,6 +468,25 @@ int BPF_PROG(phantom_switch, bool preempt, struct task_struct *prev, struct task
  * takes it: it cannot make progress either, so it is a phantom until it is
  * switched in.  (A thread woken while still on its CPU - it had not gone to
  * sleep yet - is running and stays out of the count.) */
+/* A task was woken onto `cpu` (from any CPU) while a registered thread may
+ * run there: set that thread's word.  The CPU may be switching at the same
+ * moment; if it did (the counter moved), the slot read here may be stale and
+ * the value set is taken back - only it (compare-and-swap), not the one the
+ * switch published.  The atomics are full barriers, so the counter is read
+ * before the slot and again after the set. */
+static __always_inline void publish_woken_behind(struct cpu_state *cs, u32 cpu)
+{
+    u32 gen = __sync_fetch_and_add(&cs->switches, 0);
+    u32 slot = cs->slot;
+    u64 since = cs->since;
+    u64 *q;
+    if (!slot || !(q = queued_since(slot, cpu)))
+        return;
+    if (__sync_val_compare_and_swap(q, 0, since) == 0 &&
+        __sync_fetch_and_add(&cs->switches, 0) != gen)
+        __sync_val_compare_and_swap(q, since, 0);
+}
+
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(phantom_wakeup, struct task_struct *p)
 {
@@ -483,9 +505,8 @@ int BPF_PROG(phantom_wakeup, struct task_struct *p)
         phantom_begin(t);
     /* A task woken onto a CPU where a registered thread runs waits for it
      * (unless it preempts the thread: the switch then clears the word). */
-    u64 *q;
-    if (cs && !claimed && cs->slot && (q = queued_since(cs->slot, cpu)) && !*q)
-        *q = cs->since;
+    if (cs && !claimed)
+        publish_woken_behind(cs, cpu);
     return 0;
 }
 

@@ -176,6 +176,52 @@ char ph_thread_state(pid_t tid)
     return rp && rp[1] ? rp[2] : '?';
 }
 
+/* The kernel's own accounts, so that checks of the tracker hold on a busy
+ * machine too: they compare the tracker with what the scheduler saw. */
+bool ph_thread_sched(pid_t tid, uint64_t *cpu_ns, uint64_t *switch_ins)
+{
+    char p[64];
+    snprintf(p, sizeof(p), "/proc/self/task/%d/schedstat", (int)tid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return false;
+    unsigned long long cpu, turns;
+    bool ok = fscanf(f, "%llu %*u %llu", &cpu, &turns) == 2;
+    fclose(f);
+    if (ok) {
+        *cpu_ns = cpu;
+        *switch_ins = turns;
+    }
+    return ok;
+}
+
+long long ph_psi_cpu_some_us(void)
+{
+    FILE *f = fopen("/proc/pressure/cpu", "r");
+    long long total = -1;
+    if (f) {
+        if (fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%lld", &total) != 1)
+            total = -1;
+        fclose(f);
+    }
+    return total;
+}
+
+long long ph_cpu_steal_ticks(int cpu)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    char line[512], want[16];
+    long long steal = -1;
+    snprintf(want, sizeof(want), "cpu%d ", cpu);
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, want, strlen(want)) == 0 &&
+            sscanf(line + strlen(want), "%*u %*u %*u %*u %*u %*u %*u %lld", &steal) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return steal;
+}
+
 uint64_t ph_now_ns(void)
 {
     struct timespec ts;

@@ -51,6 +51,13 @@ void ph_wait_thread_gone(pid_t tid);
 /* Thread state letter from /proc/self/task/<tid>/stat ('R', 'S', ...). */
 char ph_thread_state(pid_t tid);
 uint64_t ph_now_ns(void);
+/* The scheduler's account of a thread of this process: time on a CPU (ns)
+ * and times it was switched in (/proc/self/task/<tid>/schedstat). */
+bool ph_thread_sched(pid_t tid, uint64_t *cpu_ns, uint64_t *switch_ins);
+/* Time (µs) in which some task waited for a CPU (/proc/pressure/cpu), or -1. */
+long long ph_psi_cpu_some_us(void);
+/* USER_HZ ticks the hypervisor took a CPU from this guest (/proc/stat), or -1. */
+long long ph_cpu_steal_ticks(int cpu);
 void ph_busy_ns(uint64_t ns);
 double ph_avg(ph_proc_t *p);
 
