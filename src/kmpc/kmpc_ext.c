@@ -4,6 +4,7 @@
  * getter returns (blocktime, library mode, warnings) or does nothing
  * (dispatch buffers: pvomp's loops need none); each such case is named. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -70,9 +71,38 @@ PV_EXPORT int kmp_get_stacksize(void)
 }
 
 /* ------------------------------------------ blocktime, library, warnings */
-/* pvomp's waits follow OMP_WAIT_POLICY / pvsched, not a block time: the
- * value is kept for kmp_get_blocktime (libomp's default, 200 ms). */
-static int blocktime = 200;
+/* pvomp's waits follow OMP_WAIT_POLICY / pvsched, not a block time.  Until
+ * a program sets one (kmp_set_blocktime, or KMP_BLOCKTIME in the
+ * environment, read at the first call), kmp_get_blocktime answers as libomp
+ * does from the wait policy, which is what pvomp's waiters do too: active
+ * (and pvsched) spin without end, INT_MAX; passive sleeps at once, 0;
+ * otherwise libomp's default, 200 ms.  A value set is kept and returned. */
+#define BLOCKTIME_UNSET (-1)
+static int blocktime = BLOCKTIME_UNSET;
+
+static int blocktime_of_environment(void)
+{
+    const char *v = getenv("KMP_BLOCKTIME");
+    if (v && *v) {
+        if (!strcasecmp(v, "infinite") || !strcasecmp(v, "infinity"))
+            return INT_MAX;
+        char *end;
+        errno = 0;
+        long ms = strtol(v, &end, 10);
+        if (!*end && !errno && ms >= 0 && ms <= INT_MAX)
+            return (int)ms;
+        pv_warn("KMP_BLOCKTIME=%s: not a number of milliseconds or 'infinite'; ignored", v);
+    }
+    switch (pv_wait_policy()) {
+    case PV_WAIT_ACTIVE:
+    case PV_WAIT_PVSCHED:
+        return INT_MAX;
+    case PV_WAIT_PASSIVE:
+        return 0;
+    default:
+        return 200;
+    }
+}
 enum { LIBRARY_SERIAL = 1, LIBRARY_TURNAROUND = 2, LIBRARY_THROUGHPUT = 3 };
 static int library = LIBRARY_THROUGHPUT;
 
@@ -83,6 +113,8 @@ PV_EXPORT void kmp_set_blocktime(int ms)
 
 PV_EXPORT int kmp_get_blocktime(void)
 {
+    if (blocktime == BLOCKTIME_UNSET)
+        blocktime = blocktime_of_environment();
     return blocktime;
 }
 

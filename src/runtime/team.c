@@ -2,8 +2,9 @@
  *
  * A thread outside any team (the initial thread, or a user pthread) keeps its
  * own pool of workers and reuses them region after region.  Threads that fork
- * a nested team take workers from a global idle list instead.  No thread is
- * created for a region when an idle one exists.
+ * a nested team take workers from a global idle list instead, and put them
+ * back at the team's end.  No thread is created for a region when an idle
+ * one exists.
  *
  * Handing work to a docked worker: the master writes the assignment fields
  * (fn, data, asg_team, asg_id), then bumps the worker's `dock` word with a
@@ -116,6 +117,8 @@ static void *worker_main(void *arg)
     bool pooled = boot.self_slot != NULL;
     if (pooled)
         *boot.self_slot = thr; /* read by the master only after the final barrier */
+    else
+        boot.team->members[boot.id] = thr; /* likewise: pv_team_end docks it idle */
     pv_phantom_thread_start();
     trace_thread_begin(PVTRACE_THREAD_ROLE_POOL);
 
@@ -126,12 +129,6 @@ static void *worker_main(void *arg)
     unsigned id = boot.id;
     for (;;) {
         run_assignment(thr, fn, data, team, id);
-        if (!pooled) {
-            pthread_mutex_lock(&idle_lock);
-            thr->idle_next = idle_list;
-            idle_list = thr;
-            pthread_mutex_unlock(&idle_lock);
-        }
         pv_wait_while_eq(&thr->dock, consumed);
         consumed = atomic_load_explicit(&thr->dock.word, memory_order_acquire);
         fn = thr->fn;
@@ -417,6 +414,23 @@ static __attribute__((noinline, cold)) void primary_end_observed(struct pv_threa
         pv_ompt_parallel_end(team);
 }
 
+/* A nested team's master puts its workers back on the idle list as soon as
+ * all have arrived at the join, in member order (member 1 on top), before it
+ * goes on: its next nested team takes the same threads again, as libomp's
+ * does (a thread keeps its team view, which OMP_DISPLAY_AFFINITY reports only
+ * when it changes).  A worker may be handed new work before it is back at
+ * its dock: the dock counts bumps, so none is lost (see assign()). */
+static __attribute__((noinline)) void dock_nested_workers(struct pv_team *team)
+{
+    pthread_mutex_lock(&idle_lock);
+    for (unsigned i = team->nthreads - 1; i >= 1; i--) {
+        struct pv_thread *w = team->members[i];
+        w->idle_next = idle_list;
+        idle_list = w;
+    }
+    pthread_mutex_unlock(&idle_lock);
+}
+
 void pv_team_end(void)
 {
     struct pv_thread *thr = &pv_thr;
@@ -425,6 +439,8 @@ void pv_team_end(void)
         return;
     trace_implicit_task_end(team, thr->ts.team_id);
     pv_barrier_join(team);
+    if (team->nested && team->nthreads > 1)
+        dock_nested_workers(team);
     if (pv_trace_site_on(PV_TRACE_EV_parallel_end))
         primary_end_observed(thr, team);
     else

@@ -271,6 +271,36 @@ static void test_pool_reuse(void)
     CHECK(ndistinct == N - 1);
 }
 
+/* Nested teams: a thread that forks nested regions of one size one after
+ * another gets the same workers in the same member order each time (the
+ * master docks them back at the join, before it goes on). */
+static void test_nested_reuse(void)
+{
+    enum { REGIONS = 50, N = 3 };
+    static long tids[REGIONS][N];
+    int saved = omp_get_max_active_levels();
+    omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(1)
+    {
+        for (int r = 0; r < REGIONS; r++) {
+#pragma omp parallel num_threads(N)
+            {
+                tids[r][omp_get_thread_num()] = test_gettid();
+                test_delay(1000 * omp_get_thread_num()); /* members end out of step */
+            }
+        }
+    }
+    omp_set_max_active_levels(saved);
+    for (int r = 0; r < REGIONS; r++)
+        for (int t = 0; t < N; t++) {
+            CHECK(tids[r][t] != 0);
+            CHECK(tids[r][t] == tids[0][t]);
+        }
+    for (int a = 0; a < N; a++)
+        for (int b = a + 1; b < N; b++)
+            CHECK(tids[0][a] != tids[0][b]);
+}
+
 /* Legacy ABI: GOMP_parallel_start forks the team, the caller runs fn as
  * thread 0, GOMP_parallel_end joins. */
 struct legacy {
@@ -464,6 +494,7 @@ int main(int argc, char **argv)
         test_icv_scope();
         test_proc_bind();
         test_pool_reuse();
+        test_nested_reuse();
         test_legacy();
         test_dynamic();
     }
