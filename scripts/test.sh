@@ -35,7 +35,7 @@ part build-matrix bash "$here/scripts/build-matrix.sh" "$build/matrix"
 # itself (built in $build-noompt), each within its budget of flag tests
 # (bench/ompt/instructions.sh, docs/ompt.md "Overhead without a tool").
 part ompt-cost bash "$here/bench/ompt/instructions.sh" --check \
-  --only BARRIER,SINGLE,CRITICAL,LOCK,ATOMIC_ld,ORDERED,FOR_dynamic,PARALLEL,PARALLEL_TASK,TASKWAIT "$build"
+  --only BARRIER,SINGLE,CRITICAL,LOCK,ATOMIC_ld,ORDERED,FOR_dynamic,PARALLEL,PARALLEL_FOR,REDUCTION,PARALLEL_TASK,TASKWAIT,NESTED_TASK,DEP_CHAIN,FIB30 "$build"
 # LLVM's OMPT tests (a tool's conformance suite), and libomp beside for comparison.
 part llvm-ompt bash "$here/scripts/llvm-ompt-tests.sh" "$build"
 # LLVM's runtime and OMPT tests compiled by clang 14 (libomp's ABI), on pvomp

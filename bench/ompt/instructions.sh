@@ -125,20 +125,32 @@ budget = {
     "CRITICAL": 0,       # GOMP_critical_start, _end: the critical group's flags
     "LOCK": 0,           # omp_set_lock, omp_unset_lock: the lock group's flags
     "ATOMIC_ld": 0,      # GOMP_atomic_start, _end: the critical group's flags
-    # GOMP_ordered_start, _end: no trace point to share (GOMP_ordered_end is
-    # an empty function without OMPT)
-    "ORDERED": 4,
+    # GOMP_ordered_start: its loop's test (an ordered loop begun with a tool
+    # has ordered_start_work); GOMP_ordered_end, an empty function without
+    # OMPT: its jump through the switched pointer (PV_OMPT_SWITCHED)
+    "ORDERED": 1,
     # loop start (the work begin: no trace test on every thread's path); the
     # chunk shares loop_chunk's flag, the loop end the barrier's
     "FOR_dynamic": 2,
-    # the requested team size, the entry's address and frame, the primary's
-    # exit frame (parallel begin with the primary's implicit task begin,
-    # parallel end and the join share trace flags)
-    "PARALLEL": 6,
-    "PARALLEL_TASK": 6,  # task create, body run, task end
+    # GOMP_parallel's one test: the requested team size, the entry's address
+    # and frame and the primary's exit frame behind it (parallel begin with
+    # the primary's implicit task begin, parallel end and the join share
+    # trace flags)
+    "PARALLEL": 2,
+    "PARALLEL_FOR": 1,   # GOMP_parallel; omp_get_num_threads in a team: none
+    "REDUCTION": 2,      # GOMP_parallel
+    # task create, body run and end share task_create's, task_begin's and
+    # task_end's flags (GOMP_task's entry address and frame in the first)
+    "PARALLEL_TASK": 0,
     # one thread: a one-thread team runs the task at once, undeferred (as
-    # libomp): task create, the switch into its frame and out, its end, taskwait
-    "TASKWAIT": 8,
+    # libomp): the task as above; GOMP_taskwait's jump through the
+    # switched pointer (PV_OMPT_SWITCHED)
+    "TASKWAIT": 1,
+    "NESTED_TASK": 1,    # two tasks and a taskwait: taskwait's jump
+    "FIB30": 0.5,        # per task: half a taskwait's jump
+    # each dependence edge's pv_ompt_tool() test (add_edge, task_depend.c)
+    # and the registers its loop keeps for the call: 4.3 today
+    "DEP_CHAIN": 4.5,
 }
 if check:
     bad = []

@@ -12,12 +12,23 @@ enum {
     PV_CANCEL_TASKGROUP = 8,
 };
 
+/* With a tool: the requested team size, the primary's exit frame (the
+ * entry's address and frame are set in GOMP_parallel's one test). */
+static __attribute__((noinline, cold)) void parallel_told(void (*fn)(void *), void *data,
+                                                          unsigned num_threads, unsigned flags)
+{
+    pv_team_start_ws(fn, data, pv_resolve_num_threads(num_threads, 0), flags, NULL, NULL);
+}
+
 PV_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                              unsigned flags)
 {
-    unsigned n = pv_resolve_num_threads(num_threads, 0);
-    PV_OMPT_ENTRY();
-    pv_team_start_ws(fn, data, n, flags, NULL, NULL);
+    if (pv_ompt_tool()) {
+        PV_OMPT_ENTRY_SET();
+        parallel_told(fn, data, num_threads, flags);
+        return;
+    }
+    pv_team_run(fn, data, pv_team_threads(num_threads, 0), flags, NULL, NULL);
 }
 
 PV_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads)

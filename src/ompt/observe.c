@@ -9,7 +9,8 @@
  * The bits are set before pv_ompt_active (tool.c): a site that sees the bit
  * without an active tool dispatches nothing, one that sees the tool active
  * sees the bit (the constructor attaches the tool before the program runs a
- * construct).  They are cleared after the tool is detached. */
+ * construct).  They are cleared after the tool is detached.  The entry
+ * points without a test (PV_OMPT_SWITCHED) switch at the same moments. */
 #include "ompt/ompt.h"
 #include "trace/held.h"
 #include "trace/trace.h"
@@ -25,10 +26,25 @@ static const unsigned shared_flags[] = {
     PV_TRACE_EV_parallel_begin,      /* team.c: the primary's fork */
     PV_TRACE_EV_parallel_end,        /* team.c: the primary's end of the region */
     PV_TRACE_EV_implicit_task_begin, /* team.c: a worker's implicit task */
+    PV_TRACE_EV_task_create,   /* task_parts.h, task_internal.h: a task's creation, */
+    PV_TRACE_EV_task_begin,    /* its body */
+    PV_TRACE_EV_task_end,      /* and its end */
 };
+
+/* The entry points that switch to their variant with the events
+ * (PV_OMPT_SWITCHED): the linker's bounds of their section (none without
+ * OMPT). */
+#ifndef PVOMP_NO_OMPT
+extern const struct pv_ompt_switch __start_pv_ompt_switch[] PV_HIDDEN;
+extern const struct pv_ompt_switch __stop_pv_ompt_switch[] PV_HIDDEN;
+#endif
 
 void pv_ompt_observe_sites(bool on)
 {
     for (unsigned i = 0; i < sizeof shared_flags / sizeof shared_flags[0]; i++)
         pv_trace_observe(shared_flags[i], on);
+#ifndef PVOMP_NO_OMPT
+    for (const struct pv_ompt_switch *s = __start_pv_ompt_switch; s < __stop_pv_ompt_switch; s++)
+        __atomic_store_n(s->entry, on ? s->told : s->plain, __ATOMIC_RELAXED);
+#endif
 }

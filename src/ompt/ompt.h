@@ -60,6 +60,39 @@ extern PV_HIDDEN bool pv_ompt_active;
 #define pv_ompt_tool() __builtin_expect(pv_ompt_active, 0)
 #endif
 
+/* An entry point whose path without a tool makes no test at all (one whose
+ * work without a tool is a few instructions, or none: GOMP_taskwait,
+ * GOMP_ordered_end): the exported function jumps through a pointer that a
+ * tool's start switches from `plain` to `told`, the variant with the
+ * events, and its end switches back (pv_ompt_observe_sites, through the
+ * pv_ompt_switch section).  A jump to a fixed target is one predicted
+ * instruction; reached by a jump, `told` has the entry's return address
+ * and CFA as its own.  The pointer is read plainly, as pv_ompt_active (gcc
+ * then jumps through memory).  Without OMPT the entry is `plain` itself. */
+struct pv_ompt_switch {
+    void (**entry)(void);
+    void (*plain)(void);
+    void (*told)(void);
+};
+#ifdef PVOMP_NO_OMPT
+#define PV_OMPT_SWITCHED(name, plain, told)                                            \
+    static void (*const name##_told)(void) __attribute__((unused)) = told;              \
+    PV_EXPORT void name(void)                                                          \
+    {                                                                                  \
+        plain();                                                                       \
+    }
+#else
+#define PV_OMPT_SWITCHED(name, plain, told)                                            \
+    static void (*name##_entry)(void) = plain;                                         \
+    static const struct pv_ompt_switch name##_switch                                   \
+        __attribute__((used, section("pv_ompt_switch"), aligned(8))) = {               \
+            &name##_entry, plain, told};                                               \
+    PV_EXPORT void name(void)                                                          \
+    {                                                                                  \
+        name##_entry();                                                                \
+    }
+#endif
+
 /* In an exported entry point, inside its `if (pv_ompt_tool())` branch: the
  * entry's return address (codeptr_ra) for the out-of-line variant with the
  * events.  The empty asm keeps gcc from loading it ahead of the test, which

@@ -178,6 +178,8 @@ struct pv_ws {
     int sched;                           /* PV_SCHED_STATIC, _DYNAMIC or _GUIDED */
     bool fast_add;                       /* dynamic: fetch_add on `next` cannot wrap */
     bool ordered_loop;                   /* ordered hand-over in use (ordered, > 1 thread) */
+    bool ordered_start_work;             /* GOMP_ordered_start has work: the hand-over, or a
+                                            tool's events (its one test) */
     unsigned nthreads;                   /* team size the construct was set up for */
 
     /* single copyprivate: the executing thread's data pointer. */
@@ -354,8 +356,12 @@ struct pv_team {
     struct pv_ompt_team ompt;       /* the tool's view (src/ompt; untouched without a tool) */
 };
 
-/* Number of threads for a parallel region (spec's algorithm). */
+/* Number of threads for a parallel region (spec's algorithm); with a tool
+ * attached, the requested parallelism is noted for its parallel_begin.
+ * pv_team_threads: the number alone, for an entry point that has made its
+ * one tool test already. */
 unsigned pv_resolve_num_threads(unsigned requested, unsigned count);
+unsigned pv_team_threads(unsigned requested, unsigned count);
 /* Sets up the first worksharing construct of a combined construct. */
 typedef void (*pv_ws_preinit_fn)(struct pv_ws *ws, void *arg);
 /* Fork a team of nthreads (already resolved) running fn(data); the caller
@@ -364,9 +370,12 @@ typedef void (*pv_ws_preinit_fn)(struct pv_ws *ws, void *arg);
  * inside it. */
 void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags,
                      pv_ws_preinit_fn preinit, void *arg);
-/* Fork, run fn(data) as member 0, join. */
+/* Fork, run fn(data) as member 0, join (pv_team_run: without a tool, for
+ * an entry point that has made its one tool test already). */
 void pv_team_start_ws(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags,
                       pv_ws_preinit_fn preinit, void *arg);
+void pv_team_run(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags,
+                 pv_ws_preinit_fn preinit, void *arg);
 /* The end of a region: the implicit barrier, then the caller's old state back. */
 void pv_team_end(void);
 /* pv_runtime_init, pv_runtime_pause: ompt_view.h. */

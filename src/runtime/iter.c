@@ -105,6 +105,7 @@ void pv_loop_setup(struct pv_ws *ws, pv_ull start, pv_ull end, pv_ull incr, pv_u
     ws->fast_add = !__builtin_mul_overflow(chunk, (pv_ull)nthreads + 1, &margin) &&
                    !__builtin_add_overflow(n, margin, &margin);
     ws->ordered_loop = false;
+    ws->ordered_start_work = false;
     ws->ordered = NULL;
     ws->doacross = NULL;
     ws->mem = NULL;

@@ -24,6 +24,7 @@ void pv_ordered_setup(struct pv_ws *ws, unsigned nthreads)
 {
     ws->ordered = &ws->ord;
     ws->ordered_loop = nthreads > 1;
+    ws->ordered_start_work = ws->ordered_loop || pv_ompt_tool();
     atomic_store_explicit(&ws->ord.turn, 0, memory_order_relaxed);
 }
 
@@ -32,6 +33,7 @@ void pv_ordered_release(struct pv_ws *ws)
     /* The hand-over state lives in the slot; nothing to free. */
     ws->ordered = NULL;
     ws->ordered_loop = false;
+    ws->ordered_start_work = false;
 }
 
 /* The channel whose futex word the hand-over to turn t bumps: the chunk's
@@ -176,7 +178,7 @@ void pv_ordered_leave(struct pv_ws *ws)
 
 static inline void wait_for_turn(struct pv_ws *ws)
 {
-    if (ws && ws->ordered_loop) {
+    if (ws->ordered_loop) {
         unsigned long held = pv_thr.ts.static_trip;
         if (held)
             turn_wait(ws, held - 1);
@@ -184,29 +186,45 @@ static inline void wait_for_turn(struct pv_ws *ws)
 }
 
 /* With a tool: the mutex events around the wait for the turn (out of line:
- * without a tool GOMP_ordered_start needs no frame). */
-static __attribute__((noinline, cold)) void ordered_start_under_tool(const void *ra)
+ * without a tool GOMP_ordered_start needs no frame).  ws: NULL outside an
+ * ordered loop. */
+static __attribute__((noinline, cold)) void ordered_start_under_tool(struct pv_ws *ws,
+                                                                     const void *ra)
 {
-    struct pv_ws *ws = pv_thr.ts.ws;
     pv_ompt_mutex_acquire(ompt_mutex_ordered, ws, ra);
-    wait_for_turn(ws);
+    if (ws)
+        wait_for_turn(ws);
     pv_ompt_mutex_acquired(ompt_mutex_ordered, ws, ra);
 }
 
+/* The tool's test shares the loop's: an ordered loop that began with a tool
+ * attached has ordered_start_work set (pv_ordered_setup). */
 PV_EXPORT void GOMP_ordered_start(void)
 {
-    if (pv_ompt_tool())
-        ordered_start_under_tool(pv_ompt_entry_ra());
-    else
-        wait_for_turn(pv_thr.ts.ws);
+    struct pv_ws *ws = pv_thr.ts.ws;
+    if (ws && ws->ordered_start_work) {
+        if (pv_ompt_tool())
+            ordered_start_under_tool(ws, pv_ompt_entry_ra());
+        else
+            wait_for_turn(ws);
+    } else if (!ws && pv_ompt_tool()) {
+        ordered_start_under_tool(NULL, pv_ompt_entry_ra());
+    }
 }
 
-PV_EXPORT void GOMP_ordered_end(void)
+/* GOMP_ordered_end: the turn moves on when the chunk is done (see above),
+ * so without a tool there is nothing to do, and with one the released
+ * event (PV_OMPT_SWITCHED: no test on the path without a tool). */
+static void ordered_end(void)
 {
-    /* The turn moves on when the chunk is done (see above). */
-    if (pv_ompt_tool())
-        pv_ompt_mutex_released(ompt_mutex_ordered, pv_thr.ts.ws, pv_ompt_entry_ra());
 }
+
+static void ordered_end_told(void)
+{
+    pv_ompt_mutex_released(ompt_mutex_ordered, pv_thr.ts.ws, pv_ompt_entry_ra());
+}
+
+PV_OMPT_SWITCHED(GOMP_ordered_end, ordered_end, ordered_end_told)
 
 /* Every ordered *_next does the same: the schedule is in the slot. */
 static inline bool ordered_next(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)

@@ -5,12 +5,24 @@
 /* omp_get_num_threads is the call programs make to get OpenMP going on a
  * thread (and libomp registers the thread there): with a tool, the thread
  * begins as an OpenMP thread if it had not yet.  omp_get_thread_num does
- * not, as in libomp. */
+ * not, as in libomp.  A thread in a team has begun already (its implicit
+ * task's begin, or the fork's events, made it known), so only a thread
+ * outside any team tests for a tool: the team's path is the one of a build
+ * without OMPT. */
+static __attribute__((noinline, cold)) int num_threads_told(void)
+{
+    pv_ompt_thread_ensure();
+    return 1;
+}
+
 PV_EXPORT int omp_get_num_threads(void)
 {
+    struct pv_team *team = pv_thr.ts.team;
+    if (team)
+        return (int)team->nthreads;
     if (pv_ompt_tool())
-        pv_ompt_thread_ensure();
-    return (int)pv_team_size();
+        return num_threads_told();
+    return 1;
 }
 
 PV_EXPORT int omp_get_thread_num(void)

@@ -39,10 +39,7 @@ static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
         memcpy(arg, a->data, a->arg_size);
     }
     set_bounds(a, arg);
-    if (pv_ompt_tool())
-        pv_ompt_task_create(t, false, a->flags, ndeps ? a->depend : NULL);
-
-    trace_task_create(t, (void *)a->fn, a->flags, (void *)thr->task_site);
+    task_created(t, false, a->flags, a->depend, (void *)a->fn);
     /* Count it everywhere before anybody can see it. */
     atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
     if (t->taskgroup)
@@ -111,7 +108,7 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     struct pv_task *parent = thr->task;
     if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
-    PV_TASK_SITE();
+    PV_TASK_SITE_ENTRY();
     /* Fast path: a plain task that runs at once (if(0), a one-thread team
      * unless it has a priority, or the throttle),
      * in this frame, with only the fields a running task needs. */
@@ -123,13 +120,8 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         task_init_frame(&u, parent, team, (flags & PV_GTF_FINAL) != 0, 0); /* parent not final */
         u.kind = PV_TASK_STACK;
         u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
-        /* The entry's call address and frame are set in the one flag test
-         * the fast path makes before the task runs, not ahead of it. */
-        if (pv_ompt_tool()) {
-            PV_OMPT_ENTRY_SET();
-            pv_ompt_task_create(&u, true, flags, NULL);
-        }
-        run_in_frame(thr, parent, &u, flags, fn, data);
+        task_created(&u, true, flags, NULL, (void *)fn);
+        run_in_frame(thr, parent, &u, fn, data);
         promotable_end(thr, parent, &u);
         return;
     }
@@ -144,7 +136,6 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         .depend = depend,
         .detach = detach,
     };
-    PV_OMPT_ENTRY();
     pv_task_spawn(&a, if_clause);
 }
 

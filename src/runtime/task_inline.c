@@ -35,6 +35,7 @@ void run_body_cb(void *a)
  * for its event, and the task ends for the tool. */
 static void frame_task_end(struct pv_thread *thr, struct pv_task *parent, struct pv_task *t)
 {
+    trace_task_end(t);
     thr->task = parent;
     if (t->tflags & PV_TF_DETACH)
         wait_until(t->team, parent, event_fulfilled, t);
@@ -53,9 +54,8 @@ void run_included(const struct pv_task_args *a)
     t.kind = PV_TASK_STACK;
     t.tflags = PV_TF_UNDEFERRED;
     set_event(a, &t);
-    if (pv_ompt_tool())
-        pv_ompt_task_create(&t, true, a->flags, NULL);
-    run_in_frame(thr, parent, &t, a->flags, run_body_cb, (void *)a);
+    task_created(&t, true, a->flags, NULL, (void *)a->fn);
+    run_in_frame(thr, parent, &t, run_body_cb, (void *)a);
     frame_task_end(thr, parent, &t);
     if (t.deps)
         pv_deps_free(t.deps);
@@ -135,7 +135,8 @@ static void run_undeferred_block(struct pv_team *team, const struct pv_task_args
     }
     if (dep_wait && pv_ompt_tool())
         pv_ompt_dep_wait_done(t, a->flags);
-    run_in_frame(thr, parent, t, a->flags, run_body_cb, (void *)a);
+    trace_task_create(t, (void *)a->fn, a->flags, (void *)thr->task_site);
+    run_in_frame(thr, parent, t, run_body_cb, (void *)a);
     frame_task_end(thr, parent, t);
     if (t->ndeps)
         (void)pv_deps_release(t, false);
@@ -154,8 +155,7 @@ void run_undeferred(struct pv_team *team, const struct pv_task_args *a)
     task_init(&u, parent, team, a);
     u.kind = PV_TASK_STACK;
     u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
-    if (pv_ompt_tool())
-        pv_ompt_task_create(&u, true, a->flags, NULL);
-    run_in_frame(thr, parent, &u, a->flags, run_body_cb, (void *)a);
+    task_created(&u, true, a->flags, NULL, (void *)a->fn);
+    run_in_frame(thr, parent, &u, run_body_cb, (void *)a);
     promotable_end(thr, parent, &u);
 }

@@ -189,6 +189,20 @@ struct pv_task_args {
             pv_thr.task_site = __builtin_return_address(0);                             \
         }                                                                               \
     } while (0)
+/* GOMP_task: PV_TASK_SITE and the tool's PV_OMPT_ENTRY (the call's address
+ * and frame for task_create) in one test of task_create's flag, in which an
+ * attached tool sets a bit of its own (ompt/observe.c): without a tool the
+ * entry pays what a build without OMPT pays. */
+#define PV_TASK_SITE_ENTRY()                                                            \
+    do {                                                                                \
+        if (pv_trace_site_on(PV_TRACE_EV_task_create)) {                                \
+            __asm__ volatile("" ::: "memory");                                          \
+            if (!pv_thr.task_site_outer)                                                \
+                pv_thr.task_site = __builtin_return_address(0);                         \
+            if (pv_ompt_tool())                                                         \
+                PV_OMPT_ENTRY_SET();                                                    \
+        }                                                                               \
+    } while (0)
 /* Around the GOMP_task calls of an outer entry (src/kmpc): its own return
  * address is the site, for every task it creates. */
 #define PV_TASK_SITE_OUTER_BEGIN()                                                      \

@@ -22,8 +22,13 @@ void task_unref(struct pv_task *t);
 /* ----------------------------------------------------------- task_run.c */
 void task_queue(struct pv_team *team, struct pv_task *t);
 struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff);
-__attribute__((noinline)) void run_fn_under_tool(struct pv_task *prior, struct pv_task *t,
-                                                 void (*fn)(void *), void *arg);
+/* The out-of-line halves of the shared task sites below. */
+__attribute__((noinline)) void run_fn_observed(struct pv_task *prior, struct pv_task *t,
+                                               void (*fn)(void *), void *arg);
+__attribute__((noinline, cold)) void task_create_observed(struct pv_task *t, bool undeferred,
+                                                          unsigned flags, void **depend,
+                                                          void *body);
+__attribute__((noinline, cold)) void task_end_observed(struct pv_task *t, struct pv_task *next);
 /* Run t; returns a successor handed over by its completion, or NULL. */
 struct pv_task *task_run_one(struct pv_thread *thr, struct pv_task *t);
 
@@ -121,13 +126,38 @@ static inline bool taskgroup_cancelled(const struct pv_taskgroup *tg)
                    atomic_load_explicit(&tg->prev->cancelled, memory_order_relaxed)));
 }
 
-/* Run a task's body, through run_fn_under_tool when a tool is attached. */
+/* The task sites share their one flag test with the trace points of the
+ * same name: an attached tool sets a bit of its own in task_create's,
+ * task_begin's and task_end's flags (ompt/observe.c), so that without a
+ * tool a task pays exactly the trace tests a build without OMPT pays.
+ *
+ * t is initialised, not yet visible: its create event (the tool's, with the
+ * dependences in depend when flags has PV_GTF_DEPEND -- tested behind the
+ * flag, not ahead of it -- and the trace's, after the tool heard of it). */
+static inline void task_created(struct pv_task *t, bool undeferred, unsigned flags,
+                                void **depend, void *body)
+{
+    if (pv_trace_site_on(PV_TRACE_EV_task_create))
+        task_create_observed(t, undeferred, flags, depend, body);
+}
+
+/* Run a task's body (t is current): through run_fn_observed, which traces
+ * its begin and is the tool's exit frame, when either observes it. */
 static inline void run_fn(struct pv_task *prior, struct pv_task *t, void (*fn)(void *), void *arg)
 {
-    if (pv_ompt_tool())
-        run_fn_under_tool(prior, t, fn, arg);
+    if (pv_trace_site_on(PV_TRACE_EV_task_begin))
+        run_fn_observed(prior, t, fn, arg);
     else
         fn(arg);
+}
+
+/* t's body is done and `next` is current: its end, for the tool (a frame
+ * task that moved into a block ends as that block, task_resolve) and the
+ * trace. */
+static inline void task_ended(struct pv_task *t, struct pv_task *next)
+{
+    if (pv_trace_site_on(PV_TRACE_EV_task_end))
+        task_end_observed(t, next);
 }
 
 /* Where the firstprivate block goes inside a task block. */
@@ -158,24 +188,14 @@ static inline void set_event(const struct pv_task_args *a, struct pv_task *t)
     }
 }
 
-/* The program's function that runs for fn(arg): run_body_cb runs the one
- * of its pv_task_args (for the trace: it names the task's code). */
-static inline void *task_body(void (*fn)(void *), void *arg)
-{
-    return fn == run_body_cb ? (void *)((const struct pv_task_args *)arg)->fn : (void *)fn;
-}
-
 /* Run the body of t, a task that lives in this frame, as the current task.
- * Its creation is traced here, after the tool heard of it.  The caller
- * makes a parent current again. */
+ * The caller has reported its creation (task_created) and makes a parent
+ * current again. */
 static inline void run_in_frame(struct pv_thread *thr, struct pv_task *parent, struct pv_task *t,
-                                unsigned flags, void (*fn)(void *), void *arg)
+                                void (*fn)(void *), void *arg)
 {
-    trace_task_create(t, task_body(fn, arg), flags, (void *)thr->task_site);
     thr->task = t;
-    trace_task_begin(t);
     run_fn(parent, t, fn, arg);
-    trace_task_end(t);
 }
 
 static inline struct pv_task *task_resolve(struct pv_task *t)
@@ -191,8 +211,7 @@ static inline struct pv_task *task_resolve(struct pv_task *t)
 static inline void promotable_end(struct pv_thread *thr, struct pv_task *parent, struct pv_task *u)
 {
     thr->task = task_resolve(parent);
-    if (pv_ompt_tool())
-        pv_ompt_task_end(u->arg ? (struct pv_task *)u->arg : u, 0, thr->task);
+    task_ended(u, thr->task);
     if (u->arg)
         undeferred_block_done(u->arg);
 }

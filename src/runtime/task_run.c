@@ -83,17 +83,35 @@ struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff)
     return next;
 }
 
-/* With a tool attached a task body runs from here: this frame is the one
- * the tool sees as the task's exit frame.  Kept out of line so that the
- * paths without a tool need no frame pointer and keep nothing live across
- * the body for the tool's sake. */
-__attribute__((noinline)) void run_fn_under_tool(struct pv_task *prior, struct pv_task *t,
-                                                 void (*fn)(void *), void *arg)
+/* Traced or with a tool attached a task body runs from here: this frame
+ * is the one the tool sees as the task's exit frame.  Kept out of line so
+ * that the paths without either need no frame pointer and keep nothing
+ * live across the body for their sake. */
+__attribute__((noinline)) void run_fn_observed(struct pv_task *prior, struct pv_task *t,
+                                               void (*fn)(void *), void *arg)
 {
-    pv_ompt_task_begin(prior, t, __builtin_frame_address(0));
+    trace_task_begin(t);
+    if (pv_ompt_tool())
+        pv_ompt_task_begin(prior, t, __builtin_frame_address(0));
     fn(arg);
     /* Not a tail call: the frame must stay below the body while it runs. */
     __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, cold)) void task_create_observed(struct pv_task *t, bool undeferred,
+                                                          unsigned flags, void **depend,
+                                                          void *body)
+{
+    if (pv_ompt_tool())
+        pv_ompt_task_create(t, undeferred, flags, (flags & PV_GTF_DEPEND) ? depend : NULL);
+    trace_task_create(t, body, flags, (void *)pv_thr.task_site);
+}
+
+__attribute__((noinline, cold)) void task_end_observed(struct pv_task *t, struct pv_task *next)
+{
+    if (pv_ompt_tool())
+        pv_ompt_task_end(task_resolve(t), 0, next);
+    trace_task_end(t);
 }
 
 /* Run t; returns a successor handed over by its completion, or NULL. */
@@ -105,14 +123,8 @@ struct pv_task *task_run_one(struct pv_thread *thr, struct pv_task *t)
     if (!skip) {
         struct pv_task *prev = thr->task;
         thr->task = t;
-        trace_task_begin(t);
-        if (pv_ompt_tool()) {
-            run_fn_under_tool(prev, t, t->fn, t->arg);
-            pv_ompt_task_end(t, 0, prev);
-        } else {
-            t->fn(t->arg);
-        }
-        trace_task_end(t);
+        run_fn(prev, t, t->fn, t->arg);
+        task_ended(t, prev);
         thr->task = prev;
     } else if (pv_ompt_tool()) {
         bool by_parallel = atomic_load_explicit(&t->team->cancelled, memory_order_relaxed);

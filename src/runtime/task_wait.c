@@ -77,15 +77,15 @@ static __attribute__((noinline)) void taskwait_under_tool(const void *codeptr)
     pv_ompt_sync_end(ompt_sync_region_taskwait, codeptr);
 }
 
-PV_EXPORT void GOMP_taskwait(void)
+/* GOMP_taskwait jumps to one of these (PV_OMPT_SWITCHED): without a tool
+ * it makes no test of its own. */
+static void taskwait_told(void)
 {
-    if (pv_ompt_tool()) {
-        PV_OMPT_FRAME();
-        taskwait_under_tool(pv_ompt_entry_ra());
-    } else {
-        taskwait();
-    }
+    PV_OMPT_FRAME();
+    taskwait_under_tool(pv_ompt_entry_ra());
 }
+
+PV_OMPT_SWITCHED(GOMP_taskwait, taskwait, taskwait_told)
 
 /* taskwait with depend: as if an included, empty task with those
  * dependences ran here.  With no sibling dependences recorded there is

@@ -449,14 +449,39 @@ void pv_team_end(void)
         team_retire(team);
 }
 
-void pv_team_start_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
-                      pv_ws_preinit_fn preinit, void *arg)
+/* Fork, run the body as member 0, join; `told`: a tool is attached, and
+ * the frame that calls the body is the primary's exit frame. */
+static inline __attribute__((always_inline)) void team_run(bool told, void (*fn)(void *),
+                                                           void *data, unsigned n, unsigned flags,
+                                                           pv_ws_preinit_fn preinit, void *arg)
 {
     pv_team_fork_ws(fn, data, n, flags, preinit, arg);
-    if (pv_ompt_tool())
+    if (told)
         pv_ompt_exit_frame(__builtin_frame_address(0));
     fn(data);
     pv_team_end();
+}
+
+void pv_team_run(void (*fn)(void *), void *data, unsigned n, unsigned flags,
+                 pv_ws_preinit_fn preinit, void *arg)
+{
+    team_run(false, fn, data, n, flags, preinit, arg);
+}
+
+static __attribute__((noinline, cold)) void team_run_told(void (*fn)(void *), void *data,
+                                                          unsigned n, unsigned flags,
+                                                          pv_ws_preinit_fn preinit, void *arg)
+{
+    team_run(true, fn, data, n, flags, preinit, arg);
+}
+
+void pv_team_start_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
+                      pv_ws_preinit_fn preinit, void *arg)
+{
+    if (pv_ompt_tool())
+        team_run_told(fn, data, n, flags, preinit, arg);
+    else
+        team_run(false, fn, data, n, flags, preinit, arg);
 }
 
 /* --------------------------------------------------- thread count (spec) */
@@ -468,10 +493,15 @@ static _Atomic unsigned *contention_group(struct pv_thread *thr)
 
 unsigned pv_resolve_num_threads(unsigned requested, unsigned count)
 {
+    if (pv_ompt_tool())
+        pv_ompt_thr.requested = requested ? requested : pv_icv_get()->nthreads_var;
+    return pv_team_threads(requested, count);
+}
+
+unsigned pv_team_threads(unsigned requested, unsigned count)
+{
     struct pv_thread *thr = &pv_thr;
     struct pv_icv *icv = pv_icv_get();
-    if (pv_ompt_tool())
-        pv_ompt_thr.requested = requested ? requested : icv->nthreads_var;
     if (requested == 1)
         return 1;
     if (thr->ts.active_level >= icv->max_active_levels_var)
@@ -538,6 +568,28 @@ void pv_runtime_pause(void)
     pv_trace_flush_all();
 }
 
+/* In the child of fork() only the forking thread exists: the workers of its
+ * pool and of the idle list stayed in the parent.  Outside a region (the
+ * case libomp supports too) the child forgets them and its next region
+ * creates fresh ones; the locks are made new (a parent thread may have held
+ * one at the fork).  Inside a region the child's teammates are gone and its
+ * region can never end: one message says so. */
+static void team_fork_child(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    pthread_mutex_init(&idle_lock, NULL);
+    pthread_mutex_init(&spare_lock, NULL);
+    idle_list = NULL;
+    thr->pool_size = 0; /* the array stays: new workers publish themselves in it */
+    thr->tid = pv_gettid();
+    thr->handle = pthread_self();
+    pv_wait_managed_threads_set(1);
+    if (thr->ts.team && thr->ts.team->nthreads > 1)
+        pv_warn("fork() in a parallel region of %u threads: the child has only the "
+                "calling thread, so its region cannot end (fork outside parallel regions)",
+                thr->ts.team->nthreads);
+}
+
 __attribute__((constructor(101))) static void pv_runtime_constructor(void)
 {
     pv_runtime_init();
@@ -555,6 +607,7 @@ void pv_runtime_init(void)
     pv_env_init();
     pv_affinity_init();
     pthread_key_create(&pool_key, pool_destructor);
+    pthread_atfork(NULL, NULL, team_fork_child);
     pthread_attr_init(&worker_attr);
     if (pv_gicv.stacksize) {
         int err = pthread_attr_setstacksize(&worker_attr, pv_gicv.stacksize);

@@ -103,6 +103,11 @@ void pv_wait_managed_threads_add(int delta)
     atomic_fetch_add_explicit(&managed_threads, delta, memory_order_relaxed);
 }
 
+void pv_wait_managed_threads_set(int n)
+{
+    atomic_store_explicit(&managed_threads, n, memory_order_relaxed);
+}
+
 void pv_wait_set_available_cpus(unsigned ncpus)
 {
     available_cpus = ncpus ? ncpus : 1;

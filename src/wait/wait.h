@@ -75,6 +75,7 @@ const char *pv_wait_policy_name(enum pv_wait_policy policy);
 unsigned long long pv_wait_spin_count(bool *yield);
 /* How many threads the runtime runs now; above the CPU count waiters yield. */
 void pv_wait_managed_threads_add(int delta);
+void pv_wait_managed_threads_set(int n); /* a fork child: its one thread */
 void pv_wait_set_available_cpus(unsigned ncpus);
 
 #endif
