@@ -72,6 +72,15 @@ void pv_kmpc_body(void *data);
  * are for gcc's code. */
 #define PV_KMPC_BARRIER() pv_barrier_at(PV_BARRIER_EXPLICIT, 0, true)
 
+/* In an exported entry point after which the program calls a body itself
+ * (serialized parallel, an if(0) task): the program's frame pointer, which
+ * that body's __builtin_frame_address(1) gives too; its exit_frame for a
+ * tool, as libomp reports an if(0) task's.  It is the saved frame pointer
+ * in this entry's own frame record (x86-64, AArch64), which
+ * __builtin_frame_address(0) makes it keep; a program built without frame
+ * pointers gets whatever its register held, as with libomp. */
+#define PV_KMPC_PROGRAM_FRAME() (*(void *const *)__builtin_frame_address(0))
+
 /* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
 

@@ -149,6 +149,9 @@ PV_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
     pv_affinity_display_kmp();
     PV_OMPT_GIVE();
     GOMP_parallel_start(serialized_body, NULL, 1);
+    /* The program calls the body: its frame is the implicit task's exit_frame. */
+    if (pv_ompt_tool())
+        pv_ompt_exit_program_frame(PV_KMPC_PROGRAM_FRAME());
 }
 
 PV_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid)

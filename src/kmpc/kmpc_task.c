@@ -3,11 +3,10 @@
  * privates after it, and a block for the shared variables' pointers), fills
  * it, then hands it over with __kmpc_omp_task{,_with_deps}.  pvomp gives
  * GOMP_task an 8-byte argument, the kmp_task_t pointer; the GOMP task runs
- * the task's routine and frees the block.
- *
- * KNOWN LIMIT: an if(0) task (task_begin_if0 ... task_complete_if0, the body
- * called by clang in between) runs as part of its parent task here, so a
- * taskwait inside it also waits for its siblings' children. */
+ * the task's routine and frees the block.  An if(0) task's routine is
+ * called by the program itself, between task_begin_if0 and
+ * task_complete_if0: it is pvomp's task of that protocol
+ * (pv_task_if0_begin/_end) meanwhile. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,25 +52,67 @@ kmp_task_t *pv_kmpc_task_clone(kmp_task_t *t)
     return &c->task;
 }
 
-void pv_kmpc_task_discard(kmp_task_t *t)
+static void run_destructors(kmp_task_t *t)
 {
-    struct pv_kmpc_task_block *b = pv_kmpc_block_of(t);
-    if (b->flags & KMP_TASK_DESTRUCTORS)
+    if (pv_kmpc_block_of(t)->flags & KMP_TASK_DESTRUCTORS)
         t->destructors(pv_kmpc_gtid(), t);
-    free(b);
 }
 
-/* The task whose routine this thread runs.  clang splits an untied task at
- * its scheduling points: the routine re-submits its own kmp_task_t (part_id
- * advanced) and returns, to be resumed later as the same task.  pvomp keeps
- * it the same GOMP task: the re-submission only marks the run, and run_task
- * passes a scheduling point (taskyield: other tasks may run) and calls the
- * routine again for its next part.  Frames nest: a yield may run others. */
-struct running_task {
-    kmp_task_t *task;
-    int again; /* re-submitted by its own routine: run its next part */
-};
-static __thread struct running_task *running;
+void pv_kmpc_task_discard(kmp_task_t *t)
+{
+    run_destructors(t);
+    free(pv_kmpc_block_of(t));
+}
+
+/* The later of a detached task's body end and its fulfilment frees it
+ * (acq_rel: that one sees all the other did with the block). */
+static void end_of_detached(struct pv_kmpc_event *ev, unsigned mine)
+{
+    if (!(atomic_fetch_or_explicit(&ev->ends, mine, memory_order_acq_rel) & ~mine))
+        return;
+    free(pv_kmpc_block_of(ev->task));
+    free(ev);
+}
+
+void pv_kmpc_task_ended(kmp_task_t *t)
+{
+    struct pv_kmpc_event *ev = pv_kmpc_block_of(t)->event;
+    run_destructors(t);
+    if (ev)
+        end_of_detached(ev, PV_KMPC_BODY_ENDED);
+    else
+        free(pv_kmpc_block_of(t));
+}
+
+/* The task whose routine this thread runs (struct pv_kmpc_running).  An
+ * untied task that re-submits itself stays the same pvomp task: its next
+ * part runs after a scheduling point (taskyield: other tasks may run). */
+static __thread struct pv_kmpc_running *running __attribute__((tls_model("initial-exec")));
+
+/* As pv_kmpc_body: the frame that calls the task's routine (this one, or
+ * the one it is inlined into) is the task's exit_frame, as in libomp (clang
+ * inlines the task's outlined body into its routine, so the tool's
+ * __builtin_frame_address(1) there is this frame). */
+static void run_part(struct pv_kmpc_running *self, kmp_int32 gtid)
+{
+    kmp_task_t *t = self->task;
+    if (pv_ompt_tool())
+        pv_ompt_exit_frame(__builtin_frame_address(0));
+    self->again = 0;
+    self->outer = running;
+    running = self;
+    if (t->routine) /* NULL: a dependence-only task (taskwait nowait) */
+        t->routine(gtid, t);
+    running = self->outer;
+}
+
+static void run_next_parts(struct pv_kmpc_running *self, kmp_int32 gtid)
+{
+    while (self->again) {
+        GOMP_taskyield(); /* the untied task's scheduling point */
+        run_part(self, gtid);
+    }
+}
 
 /* What GOMP_task copies for a task: the event word first (GOMP_task writes
  * a detached task's event into the first word of its data, as gcc's code
@@ -83,20 +124,24 @@ struct gomp_arg {
 
 static void run_task(void *arg)
 {
-    struct running_task self = {((struct gomp_arg *)arg)->task, 0}, *outer = running;
-    kmp_task_t *t = self.task;
+    struct pv_kmpc_running self = {((struct gomp_arg *)arg)->task, 0, NULL};
     kmp_int32 gtid = pv_kmpc_gtid();
-    for (;;) {
-        self.again = 0;
-        running = &self;
-        if (t->routine) /* NULL: a dependence-only task (taskwait nowait) */
-            t->routine(gtid, t);
-        running = outer;
-        if (!self.again)
-            break;
-        GOMP_taskyield(); /* the untied task's scheduling point */
-    }
-    pv_kmpc_task_discard(t);
+    run_part(&self, gtid);
+    run_next_parts(&self, gtid);
+    pv_kmpc_task_ended(self.task);
+}
+
+/* GOMP_task's flags for the clause flags of libomp's block. */
+static unsigned gomp_flags(const struct pv_kmpc_task_block *b)
+{
+    unsigned gflags = 0;
+    if (!(b->flags & KMP_TASK_TIED))
+        gflags |= PV_GTF_UNTIED;
+    if (b->flags & KMP_TASK_FINAL)
+        gflags |= PV_GTF_FINAL;
+    if (b->event)
+        gflags |= PV_GTF_DETACH;
+    return gflags;
 }
 
 void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
@@ -106,11 +151,7 @@ void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
         running->again = 1;
         return;
     }
-    unsigned gflags = 0;
-    if (!(b->flags & KMP_TASK_TIED))
-        gflags |= PV_GTF_UNTIED;
-    if (b->flags & KMP_TASK_FINAL)
-        gflags |= PV_GTF_FINAL;
+    unsigned gflags = gomp_flags(b);
     int priority = 0;
     if (b->flags & KMP_TASK_PRIORITY) {
         gflags |= PV_GTF_PRIORITY;
@@ -119,11 +160,8 @@ void pv_kmpc_task_submit(kmp_task_t *t, void **depend)
     if (depend)
         gflags |= PV_GTF_DEPEND;
     struct gomp_arg arg = {NULL, t};
-    void *detach = NULL;
-    if (b->event) { /* GOMP_task publishes pvomp's event before it can run */
-        gflags |= PV_GTF_DETACH;
-        detach = (void *)&b->event->gomp;
-    }
+    /* GOMP_task publishes pvomp's event before the task can run */
+    void *detach = b->event ? (void *)&b->event->gomp : NULL;
     GOMP_task(run_task, &arg, NULL, sizeof arg, _Alignof(struct gomp_arg), true, gflags, depend,
               priority, detach);
 }
@@ -234,21 +272,37 @@ PV_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndep
     free(buf);
 }
 
+/* The program calls the task's routine between these two: the task is
+ * created and begins here (the tool's task_create names the program's
+ * call; the program's frame is the task's exit frame, as libomp has it),
+ * and ends in complete_if0, which runs an untied task's further parts
+ * (re-submitted by its routine) first.  A detached task whose event is
+ * still open completes when it is fulfilled. */
 PV_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
-    (void)loc, (void)gtid, (void)task;
+    (void)loc, (void)gtid;
+    struct pv_kmpc_task_block *b = pv_kmpc_block_of(task);
+    void *detach = b->event ? (void *)&b->event->gomp : NULL;
+    void *frame = NULL;
+    PV_TASK_SITE_OUTER_BEGIN();
+    if (pv_ompt_tool()) {
+        PV_OMPT_ENTRY_SET();
+        frame = PV_KMPC_PROGRAM_FRAME();
+    }
+    b->if0 = pv_task_if0_begin(gomp_flags(b), detach, (void *)task->routine, frame);
+    PV_TASK_SITE_OUTER_END();
+    b->if0_run = (struct pv_kmpc_running){task, 0, running};
+    running = &b->if0_run;
 }
 
 PV_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task)
 {
-    (void)loc, (void)gtid;
+    (void)loc;
     struct pv_kmpc_task_block *b = pv_kmpc_block_of(task);
-    if (b->event) { /* an undeferred detached task completes when fulfilled */
-        while (!atomic_load_explicit(&b->event->fulfilled, memory_order_acquire))
-            GOMP_taskyield();
-        free(b->event);
-    }
-    pv_kmpc_task_discard(task);
+    running = b->if0_run.outer;
+    run_next_parts(&b->if0_run, gtid);
+    pv_task_if0_end(b->if0);
+    pv_kmpc_task_ended(task);
 }
 
 /* detach(event): the event handle, fulfilled by omp_fulfill_event. */
@@ -261,29 +315,26 @@ PV_EXPORT struct pv_kmpc_event *__kmpc_task_allow_completion_event(ident_t *loc,
     if (!b->event) {
         b->event = pv_malloc(sizeof *b->event);
         atomic_init(&b->event->gomp, NULL);
-        atomic_init(&b->event->fulfilled, 0);
+        atomic_init(&b->event->ends, 0);
+        b->event->task = task;
     }
     return b->event;
 }
 
 void omp_fulfill_event(uintptr_t event);
 
-/* omp_fulfill_event@VERSION: clang programs hold the kmpc event.  A
- * submitted task has pvomp's own event in it; an undeferred one (never
- * submitted) is waited for in task_complete_if0, which frees the event. */
+/* omp_fulfill_event@VERSION: clang programs hold the kmpc event; a task
+ * that started has pvomp's own event in it. */
 PV_EXPORT void pv_kmp_omp_fulfill_event(struct pv_kmpc_event *ev)
 {
-    if (!ev) {
-        pv_warn("omp_fulfill_event: invalid event handle (ignored)");
-        return;
-    }
-    void *gomp = atomic_load_explicit(&ev->gomp, memory_order_acquire);
+    void *gomp = ev ? atomic_load_explicit(&ev->gomp, memory_order_acquire) : NULL;
     if (!gomp) {
-        atomic_store_explicit(&ev->fulfilled, 1, memory_order_release);
+        pv_warn("omp_fulfill_event: invalid event handle, or its task has not started "
+                "(ignored)");
         return;
     }
-    free(ev);
     omp_fulfill_event((uintptr_t)gomp);
+    end_of_detached(ev, PV_KMPC_FULFILLED);
 }
 __asm__(".symver pv_kmp_omp_fulfill_event, omp_fulfill_event@VERSION");
 
@@ -295,10 +346,12 @@ PV_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid)
     return 0;
 }
 
+/* As libomp: one ready task (a descendant of the current one) runs here;
+ * GOMP_taskyield, as libgomp's, gives way to none. */
 PV_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t *loc, kmp_int32 gtid, int end_part)
 {
     (void)loc, (void)gtid, (void)end_part;
-    GOMP_taskyield();
+    pv_task_yield();
     return 0;
 }
 

@@ -28,21 +28,40 @@ enum {
 };
 
 /* A detachable task's event (what __kmpc_task_allow_completion_event hands
- * out): GOMP_task stores pvomp's own event into `gomp` when the task is
- * submitted; omp_fulfill_event@VERSION fulfils that one and frees this.
- * An if(0) task is never submitted: its `fulfilled` flag is used instead. */
+ * out): GOMP_task (or, for an if(0) task, task_begin_if0) stores pvomp's
+ * own event into `gomp` when the task starts; omp_fulfill_event@VERSION
+ * fulfils that one.  The task's block lives until its body has ended and
+ * its event is fulfilled, as libomp's task (the program may still read the
+ * task's privates, the event among them): the later of the two frees the
+ * block and this event (`ends`: PV_KMPC_BODY_ENDED | PV_KMPC_FULFILLED). */
 struct pv_kmpc_event {
     void *_Atomic gomp;
-    _Atomic int fulfilled; /* an undeferred task's: fulfilled before submit */
+    _Atomic unsigned ends;
+    kmp_task_t *task;
+};
+enum { PV_KMPC_BODY_ENDED = 1u, PV_KMPC_FULFILLED = 2u };
+
+/* The task whose routine this thread runs (kmpc_task.c).  clang splits an
+ * untied task at its scheduling points: the routine re-submits its own
+ * kmp_task_t (part_id advanced) and returns; the re-submission only sets
+ * `again`, and the routine is called once more for its next part. */
+struct pv_kmpc_running {
+    kmp_task_t *task;
+    int again;
+    struct pv_kmpc_running *outer; /* frames nest: a part may run other tasks */
 };
 
 /* Before the header, what pvomp keeps of the allocation: its flags, the
- * sizes (a taskloop copies the whole block), a detachable task's event. */
+ * sizes (a taskloop copies the whole block), a detachable task's event, an
+ * if(0) task's pvomp task and running frame between task_begin_if0 and
+ * task_complete_if0. */
 struct pv_kmpc_task_block {
     kmp_int32 flags;
     size_t task_bytes;    /* header + privates, rounded up to 16 */
     size_t shareds_bytes; /* the shared variables' pointers, after them */
     struct pv_kmpc_event *event;
+    struct pv_task *if0;
+    struct pv_kmpc_running if0_run;
     _Alignas(16) kmp_task_t task;
 };
 
@@ -57,6 +76,9 @@ void pv_kmpc_task_submit(kmp_task_t *t, void **depend);
 kmp_task_t *pv_kmpc_task_clone(kmp_task_t *t);
 /* Free a task that never runs, after its destructors (a taskloop's pattern). */
 void pv_kmpc_task_discard(kmp_task_t *t);
+/* A task's body has ended: its destructors run, and its block is freed
+ * (a detached task's: once its event is fulfilled too). */
+void pv_kmpc_task_ended(kmp_task_t *t);
 
 /* Taskgroup nesting, for the task reductions (kmpc_taskred.c): called by
  * __kmpc_taskgroup after it starts, __kmpc_end_taskgroup after it waited. */

@@ -3,8 +3,8 @@
  * error.
  *
  * Every task is tied and runs to its end on one thread, so a task's
- * schedule events come in pairs: the encountering (or waiting) task
- * switches to it, and it completes back.  Tasks skipped by cancellation are
+ * schedule events come in pairs: the encountering (or waiting, or
+ * yielding: ompt_task_yield) task switches to it, and it completes back.  Tasks skipped by cancellation are
  * reported switched to and ended with ompt_task_cancel, after a cancel
  * event with ompt_cancel_discarded_task. */
 #include <stdlib.h>
@@ -191,25 +191,44 @@ void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
         pv_ompt_call(task_dependence, &pv_task_ompt(src)->data, &pv_task_ompt(sink)->data);
 }
 
-void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame)
+/* exit_flags: whose frame exit_frame is (ompt_frame_runtime or _application). */
+static void task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame,
+                       int exit_flags)
 {
     pv_ompt_enter();
     struct pv_ompt_task *p = pv_ompt_task_of(prior);
     struct pv_ompt_task *n = pv_task_ompt(next);
     n->frame.exit_frame.ptr = exit_frame;
-    n->frame.exit_frame_flags = exit_frame ? ompt_frame_runtime | ompt_frame_framepointer : 0;
+    n->frame.exit_frame_flags = exit_frame ? exit_flags | ompt_frame_framepointer : 0;
     n->scheduler = prior != pv_task_parent(next) ? prior : NULL;
     n->saved_state = pv_ompt_thr.state;
     n->thread_num = (int)pv_thr_ts()->team_id;
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
+    int status = pv_ompt_thr.yielded ? ompt_task_yield : ompt_task_switch;
+    pv_ompt_thr.yielded = 0;
     if (pv_ompt_on(task_schedule))
-        pv_ompt_call(task_schedule, &p->data, ompt_task_switch, &n->data);
+        pv_ompt_call(task_schedule, &p->data, status, &n->data);
     if (n->chunk_iterations && pv_ompt_on(dispatch)) {
         /* OpenMP 5.2: a taskloop's task begins its chunk. */
         ompt_dispatch_chunk_t chunk = {n->chunk_start, n->chunk_iterations};
         pv_ompt_call(dispatch, n->parallel, &n->data, ompt_dispatch_taskloop_chunk,
                      (ompt_data_t){.ptr = &chunk});
     }
+}
+
+void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame)
+{
+    task_begin(prior, next, exit_frame, ompt_frame_runtime);
+}
+
+void pv_ompt_task_begin_in_program(struct pv_task *prior, struct pv_task *next, void *frame)
+{
+    task_begin(prior, next, frame, ompt_frame_application);
+}
+
+void pv_ompt_task_yield(bool on)
+{
+    pv_ompt_thr.yielded = on;
 }
 
 void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
@@ -222,6 +241,8 @@ void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
         /* the flags name the cancelled construct too (OpenMP 5.1, 4.4.4.26) */
         if (pv_ompt_on(cancel))
             pv_ompt_call(cancel, &o->data, ompt_cancel_discarded_task | cancelled_by, NULL);
+    } else if (o->cancelled) {
+        status = ompt_task_cancel;
     } else if (pv_task_detach_pending(t)) {
         status = ompt_task_detach;
     }
@@ -324,6 +345,8 @@ void pv_ompt_taskloop_chunk(unsigned long long start, unsigned long long n)
 void pv_ompt_cancel(int which, bool activated, const void *codeptr)
 {
     pv_ompt_enter();
+    if (which & 8) /* its task region ends here: the task ends cancelled */
+        pv_ompt_cur_task()->cancelled = 1;
     if (!pv_ompt_on(cancel))
         return;
     int flags = activated ? ompt_cancel_activated : ompt_cancel_detected;

@@ -138,11 +138,21 @@ void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame)
         combined_work_begin(team, o);
 }
 
-void pv_ompt_exit_frame(void *frame)
+static void set_exit_frame(void *frame, int owner)
 {
     struct pv_ompt_task *o = pv_ompt_cur_task();
     o->frame.exit_frame.ptr = frame;
-    o->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    o->frame.exit_frame_flags = owner | ompt_frame_framepointer;
+}
+
+void pv_ompt_exit_frame(void *frame)
+{
+    set_exit_frame(frame, ompt_frame_runtime);
+}
+
+void pv_ompt_exit_program_frame(void *frame)
+{
+    set_exit_frame(frame, ompt_frame_application);
 }
 
 /* Before the tool is finalized: let the workers of the last region finish

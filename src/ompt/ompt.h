@@ -171,6 +171,7 @@ struct pv_ompt_thread {
     unsigned char combined;       /* the region being forked: parallel sections */
     unsigned char pending_single; /* a single's end is owed (dispatched at the next event) */
     unsigned char use_ending;     /* `ending` stands for the current task */
+    unsigned char yielded;        /* pv_ompt_task_yield: the next task_begin yields */
     const void *pending_codeptr;
     const void *taskloop_codeptr; /* inside GOMP_taskloop: its return address */
     uint64_t chunk_start, chunk_iterations; /* the taskloop task being created */
@@ -312,6 +313,9 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *));
  * the primary thread, which reports it with pv_ompt_exit_frame). */
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame);
 void pv_ompt_exit_frame(void *frame);
+/* The same, for a body the program calls itself (__kmpc_serialized_parallel):
+ * the program's frame pointer (ompt_frame_application). */
+void pv_ompt_exit_program_frame(void *frame);
 /* The encountering task is current again: parallel_end. */
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
@@ -384,6 +388,13 @@ void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink);
 /* The thread switches from `prior` to `next` (next begins or resumes);
  * exit_frame: the frame of the runtime function that runs next's body. */
 void pv_ompt_task_begin(struct pv_task *prior, struct pv_task *next, void *exit_frame);
+/* The same for a task whose body the program calls itself (libomp's if(0)
+ * protocol): its exit_frame is the program's frame (the caller's frame
+ * pointer, ompt_frame_application), as libomp gives it. */
+void pv_ompt_task_begin_in_program(struct pv_task *prior, struct pv_task *next, void *frame);
+/* A taskyield runs a task (on) or is over (off): the next task to begin on
+ * this thread in between is switched to with ompt_task_yield, as libomp. */
+void pv_ompt_task_yield(bool on);
 /* `t` stops and `next` continues: complete, or cancelled (the body was
  * skipped), or detached (body done, event not fulfilled yet). */
 /* cancelled_by: 0, or the construct whose cancellation discarded the task

@@ -21,6 +21,10 @@ struct pv_ompt_task {
      * begins); iterations 0 for other tasks. */
     uint64_t chunk_start, chunk_iterations;
     unsigned char clears_enter; /* undeferred: its end clears the creator's enter_frame */
+    /* It activated or detected its taskgroup's cancellation (its region ends
+     * there): it ends with ompt_task_cancel, as in libomp, whose tasks end
+     * so whenever their taskgroup is cancelled. */
+    unsigned char cancelled;
     /* The task the thread left for this one when that is not its parent (a
      * task run at a barrier or taskwait of another task): ompt_get_task_info
      * walks the thread's stack, so the ancestor of an explicit task is the

@@ -12,14 +12,15 @@
  * that allocated a block gets it back: directly when it frees the block
  * itself, else through the pool's lock-free return stack, which it empties
  * when its own list runs dry.  Larger tasks (big firstprivate data, many
- * depend items) use malloc. */
+ * depend items), and those of a thread outside any team (an if(0) task of
+ * task_if0.c), use malloc. */
 #define TASK_BLOCK 576u
 #define POOL_KEEP 1024u
 
 struct pv_task *task_alloc(struct pv_team *team, size_t extra)
 {
     size_t size = sizeof(struct pv_task) + extra;
-    if (size > TASK_BLOCK) {
+    if (size > TASK_BLOCK || !team) {
         struct pv_task *t = pv_malloc(size);
         t->tflags = 0;
         t->pool = NULL;

@@ -217,6 +217,17 @@ struct pv_task_args {
 
 /* Create and queue (or run, when it cannot be deferred) one task. */
 void pv_task_spawn(const struct pv_task_args *a, bool deferrable);
+/* An undeferred task whose body the caller runs between these two calls
+ * (libomp's task_begin_if0 ... task_complete_if0; task_if0.c): begin
+ * creates it (flags: PV_GTF_UNTIED, _FINAL, _DETACH, its event then stored
+ * at *detach) and makes it the current task; `code` names its body for the
+ * trace, `exit_frame` (the program's frame pointer) its exit frame for a tool.  end makes its parent
+ * current again; a detached task may complete later, at omp_fulfill_event. */
+struct pv_task *pv_task_if0_begin(unsigned flags, void *detach, void *code, void *exit_frame);
+void pv_task_if0_end(struct pv_task *t);
+/* taskyield as libomp does it (__kmpc_omp_taskyield): run one ready
+ * descendant of the current task, if there is one (task_wait.c). */
+void pv_task_yield(void);
 /* True when new tasks of the current task must be discarded (cancellation). */
 bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent);
 /* The throttle: the team holds so many tasks that new ones run at once. */

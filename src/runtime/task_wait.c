@@ -1,5 +1,6 @@
 /* Waiting for tasks: the wait loop that runs ready descendants meanwhile,
- * its completion tests, taskwait and taskwait with depend.  Part of task.c
+ * its completion tests, taskyield (libomp's), taskwait and taskwait with
+ * depend.  Part of task.c
  * (see task_parts.h). */
 #include <stdlib.h>
 
@@ -53,6 +54,22 @@ void wait_until(struct pv_team *team, const struct pv_task *under, wait_done_fn 
         if (t)
             task_run(thr, t);
     }
+}
+
+void pv_task_yield(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_team *team = thr->ts.team;
+    if (!team || !thr->task)
+        return;
+    struct pv_task *t = pv_tq_take(team->task_state, thr->ts.team_id, team->nthreads, thr->task);
+    if (!t)
+        return;
+    if (pv_ompt_tool())
+        pv_ompt_task_yield(true); /* t begins with ompt_task_yield */
+    task_run(thr, t);
+    if (pv_ompt_tool())
+        pv_ompt_task_yield(false);
 }
 
 static bool children_done(const void *arg)
