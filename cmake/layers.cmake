@@ -7,7 +7,13 @@
 # include that climbs ("runtime/internal.h" from src/wait) finds no file and
 # the build fails.  tests/layers checks that it does.
 #
-# pvomp_module(<name> BELOW <module>... SOURCES <file>...)
+# A module may also see single headers of a module above it that were
+# written for it (VIEWS <module>/<header>...): its directory then holds a
+# real <module>/ directory with one link per such header, and every other
+# header of that module is not found.  src/ompt sees the runtime so:
+# runtime/ompt_view.h and runtime/barrier_kind.h, never runtime/internal.h.
+#
+# pvomp_module(<name> BELOW <module>... [VIEWS <module>/<header>...] SOURCES <file>...)
 # All modules take their compile flags from the interface library
 # pvomp_flags (definitions that the options add, e.g. PVOMP_NO_OMPT).
 
@@ -19,12 +25,20 @@ set(PVOMP_LAYERS_DIR ${CMAKE_BINARY_DIR}/layers)
 set(PVOMP_MODULES)
 
 function(pvomp_module name)
-  cmake_parse_arguments(M "" "" "BELOW;SOURCES" ${ARGN})
+  cmake_parse_arguments(M "" "" "BELOW;VIEWS;SOURCES" ${ARGN})
   set(view ${PVOMP_LAYERS_DIR}/${name})
   file(REMOVE_RECURSE ${view})
   file(MAKE_DIRECTORY ${view})
   foreach(m ${name} ${M_BELOW})
     file(CREATE_LINK ${CMAKE_SOURCE_DIR}/src/${m} ${view}/${m} SYMBOLIC)
+  endforeach()
+  foreach(h ${M_VIEWS})
+    get_filename_component(d ${h} DIRECTORY)
+    if(d IN_LIST M_BELOW OR d STREQUAL name)
+      message(FATAL_ERROR "pvomp_module(${name}): VIEWS ${h} of a module it sees whole")
+    endif()
+    file(MAKE_DIRECTORY ${view}/${d})
+    file(CREATE_LINK ${CMAKE_SOURCE_DIR}/src/${h} ${view}/${h} SYMBOLIC)
   endforeach()
   add_library(pvomp_${name} OBJECT ${M_SOURCES})
   set_target_properties(pvomp_${name} PROPERTIES

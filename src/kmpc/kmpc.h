@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/compiler.h"
+#include "gomp/gomp.h"
 
 typedef int32_t kmp_int32;
 typedef uint32_t kmp_uint32;
@@ -96,13 +97,6 @@ int omp_get_num_threads(void);
 int omp_in_parallel(void);
 int omp_get_team_num(void);
 int omp_get_num_teams(void);
-void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
-void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
-void GOMP_parallel_end(void);
-void GOMP_barrier(void);
-bool GOMP_single_start(void);
-void GOMP_critical_name_start(void **pptr);
-void GOMP_critical_name_end(void **pptr);
 void GOMP_ordered_start(void);
 void GOMP_ordered_end(void);
 

@@ -21,9 +21,6 @@
 
 #include "kmpc/kmpc.h"
 
-void GOMP_atomic_start(void);
-void GOMP_atomic_end(void);
-
 /* Read-modify-write of *lhs: old <- *lhs, new <- expr (of old and r). */
 #define UPDATE_CAS(T, W, lhs, old, new, expr)                                              \
     do {                                                                                   \

@@ -29,41 +29,23 @@
 
 typedef unsigned long long ull;
 
-bool GOMP_loop_static_start(long, long, long, long, long *, long *);
-bool GOMP_loop_dynamic_start(long, long, long, long, long *, long *);
-bool GOMP_loop_guided_start(long, long, long, long, long *, long *);
-bool GOMP_loop_runtime_start(long, long, long, long *, long *);
+/* The ordered loops' entry points (runtime/ordered.c; the others: gomp/gomp.h). */
 bool GOMP_loop_ordered_static_start(long, long, long, long, long *, long *);
 bool GOMP_loop_ordered_dynamic_start(long, long, long, long, long *, long *);
 bool GOMP_loop_ordered_guided_start(long, long, long, long, long *, long *);
 bool GOMP_loop_ordered_runtime_start(long, long, long, long *, long *);
-bool GOMP_loop_static_next(long *, long *);
-bool GOMP_loop_dynamic_next(long *, long *);
-bool GOMP_loop_guided_next(long *, long *);
-bool GOMP_loop_runtime_next(long *, long *);
 bool GOMP_loop_ordered_static_next(long *, long *);
 bool GOMP_loop_ordered_dynamic_next(long *, long *);
 bool GOMP_loop_ordered_guided_next(long *, long *);
 bool GOMP_loop_ordered_runtime_next(long *, long *);
-bool GOMP_loop_ull_static_start(bool, ull, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_dynamic_start(bool, ull, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_guided_start(bool, ull, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_runtime_start(bool, ull, ull, ull, ull *, ull *);
 bool GOMP_loop_ull_ordered_static_start(bool, ull, ull, ull, ull, ull *, ull *);
 bool GOMP_loop_ull_ordered_dynamic_start(bool, ull, ull, ull, ull, ull *, ull *);
 bool GOMP_loop_ull_ordered_guided_start(bool, ull, ull, ull, ull, ull *, ull *);
 bool GOMP_loop_ull_ordered_runtime_start(bool, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_static_next(ull *, ull *);
-bool GOMP_loop_ull_dynamic_next(ull *, ull *);
-bool GOMP_loop_ull_guided_next(ull *, ull *);
-bool GOMP_loop_ull_runtime_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_static_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_dynamic_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_guided_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_runtime_next(ull *, ull *);
-bool GOMP_loop_start(long, long, long, long, long, long *, long *, uintptr_t *, void **);
-bool GOMP_loop_ull_start(bool, ull, ull, ull, long, ull, ull *, ull *, uintptr_t *, void **);
-void GOMP_loop_end_nowait(void);
 void omp_get_schedule(int *kind, int *chunk);
 int omp_get_num_threads(void);
 

@@ -5,7 +5,6 @@
 
 #include "ompt/events.h"
 #include "ompt/tool.h"
-#include "runtime/internal.h"
 
 enum {
     PV_CONTROL_TOOL_NOTOOL = -2,      /* omp_control_tool_notool */

@@ -11,7 +11,7 @@
 #include "base/message.h"
 #include "ompt/device_trace_int.h"
 #include "ompt/entry_table.h"
-#include "runtime/internal.h"
+#include "runtime/ompt_view.h"
 
 #define TYPE_BIT(t) ((uint64_t)1 << (t))
 static const uint64_t supported =

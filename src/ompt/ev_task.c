@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "ompt/events.h"
-#include "runtime/task_internal.h"
 
 /* GOMP_task flag bits (gcc 12). */
 enum { GOMP_UNTIED = 1u << 0, GOMP_MERGEABLE = 1u << 2 };
@@ -95,12 +95,12 @@ void pv_ompt_doacross(int type, const unsigned long long *v, unsigned n)
 static void announce(struct pv_task *t, int flags, void **depend)
 {
     struct pv_ompt_thread *me = &pv_ompt_thr;
-    struct pv_ompt_task *o = &t->ompt;
-    struct pv_ompt_task *enc = pv_ompt_task_of(t->parent);
+    struct pv_ompt_task *o = pv_task_ompt(t);
+    struct pv_ompt_task *enc = pv_ompt_task_of(pv_task_parent(t));
     memset(o, 0, sizeof *o);
     o->flags = flags;
     o->parallel = pv_ompt_cur_parallel();
-    o->thread_num = (int)pv_thr.ts.team_id;
+    o->thread_num = (int)pv_thr_ts()->team_id;
 
     const void *codeptr = me->codeptr;
     void *frame = me->enter_frame;
@@ -132,7 +132,7 @@ void pv_ompt_task_create(struct pv_task *t, bool undeferred, unsigned gomp_flags
         flags |= ompt_task_undeferred;
     if (gomp_flags & GOMP_UNTIED)
         flags |= ompt_task_untied;
-    if (t->final)
+    if (pv_task_is_final(t))
         flags |= ompt_task_final;
     if (gomp_flags & GOMP_MERGEABLE)
         flags |= ompt_task_mergeable;
@@ -159,10 +159,10 @@ void pv_ompt_taskwait_complete(struct pv_task *w)
 {
     pv_ompt_enter();
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
-    struct pv_ompt_task *enc = pv_ompt_task_of(w->parent);
+    struct pv_ompt_task *enc = pv_ompt_task_of(pv_task_parent(w));
     if (pv_ompt_on(task_schedule))
-        pv_ompt_call(task_schedule, &w->ompt.data, ompt_taskwait_complete, &enc->data);
-    if (w->ompt.clears_enter)
+        pv_ompt_call(task_schedule, &pv_task_ompt(w)->data, ompt_taskwait_complete, &enc->data);
+    if (pv_task_ompt(w)->clears_enter)
         pv_ompt_set_enter(enc, NULL);
 }
 
@@ -188,7 +188,7 @@ void pv_ompt_dep_wait_done(struct pv_task *t, unsigned gomp_flags)
 void pv_ompt_task_dependence(struct pv_task *src, struct pv_task *sink)
 {
     if (pv_ompt_on(task_dependence))
-        pv_ompt_call(task_dependence, &src->ompt.data, &sink->ompt.data);
+        pv_ompt_call(task_dependence, &pv_task_ompt(src)->data, &pv_task_ompt(sink)->data);
 }
 
 /* exit_flags: whose frame exit_frame is (ompt_frame_runtime or _application). */
@@ -197,13 +197,13 @@ static void task_begin(struct pv_task *prior, struct pv_task *next, void *exit_f
 {
     pv_ompt_enter();
     struct pv_ompt_task *p = pv_ompt_task_of(prior);
-    struct pv_ompt_task *n = &next->ompt;
+    struct pv_ompt_task *n = pv_task_ompt(next);
     n->frame.exit_frame.ptr = exit_frame;
     n->frame.exit_frame_flags = exit_frame ? exit_flags | ompt_frame_framepointer : 0;
-    n->scheduler = prior != next->parent ? prior : NULL;
+    n->scheduler = prior != pv_task_parent(next) ? prior : NULL;
     n->saved_state = pv_ompt_thr.state;
-    n->thread_num = (int)pv_thr.ts.team_id;
-    pv_ompt_set_state(pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial, NULL);
+    n->thread_num = (int)pv_thr_ts()->team_id;
+    pv_ompt_set_state(pv_ompt_work_state(), NULL);
     int status = pv_ompt_thr.yielded ? ompt_task_yield : ompt_task_switch;
     pv_ompt_thr.yielded = 0;
     if (pv_ompt_on(task_schedule))
@@ -234,7 +234,7 @@ void pv_ompt_task_yield(bool on)
 void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
 {
     pv_ompt_enter();
-    struct pv_ompt_task *o = &t->ompt;
+    struct pv_ompt_task *o = pv_task_ompt(t);
     int status = ompt_task_complete;
     if (cancelled_by) {
         status = ompt_task_cancel;
@@ -243,8 +243,7 @@ void pv_ompt_task_end(struct pv_task *t, int cancelled_by, struct pv_task *next)
             pv_ompt_call(cancel, &o->data, ompt_cancel_discarded_task | cancelled_by, NULL);
     } else if (o->cancelled) {
         status = ompt_task_cancel;
-    } else if ((t->tflags & PV_TF_DETACH) &&
-               !(atomic_load_explicit(&t->detach, memory_order_acquire) & PV_DETACH_FULFILLED)) {
+    } else if (pv_task_detach_pending(t)) {
         status = ompt_task_detach;
     }
     struct pv_ompt_task *n = pv_ompt_task_of(next);
@@ -259,7 +258,7 @@ void pv_ompt_task_fulfilled(struct pv_task *t, bool late)
 {
     pv_ompt_enter();
     if (pv_ompt_on(task_schedule))
-        pv_ompt_call(task_schedule, &t->ompt.data,
+        pv_ompt_call(task_schedule, &pv_task_ompt(t)->data,
                      late ? ompt_task_late_fulfill : ompt_task_early_fulfill, NULL);
 }
 

@@ -74,7 +74,8 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     me->enter_frame = NULL;
     if (!codeptr)
         pv_ompt_caller(&codeptr, &frame);
-    unsigned n = team->nthreads;
+    struct pv_ompt_team *par = pv_team_ompt(team);
+    unsigned n = pv_team_nthreads(team);
     unsigned requested = me->requested ? me->requested : n;
     int flags = ompt_parallel_team |
                 (me->legacy ? ompt_parallel_invoker_program : ompt_parallel_invoker_runtime);
@@ -83,55 +84,57 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     me->legacy = 0;
     me->combined = 0;
 
-    team->ompt.data.value = 0;
-    team->ompt.codeptr = codeptr;
-    team->ompt.flags = flags;
-    team->ompt.combined_work = team->ws_seq0 ? combined : 0;
-    team->ompt.encountering = enc;
-    team->ompt.fn = me->given_body ? me->given_body : fn; /* PV_OMPT_GIVE_BODY */
+    par->data.value = 0;
+    par->codeptr = codeptr;
+    par->flags = flags;
+    par->combined_work = pv_team_combined(team) ? combined : 0;
+    par->encountering = enc;
+    par->fn = me->given_body ? me->given_body : fn; /* PV_OMPT_GIVE_BODY */
     me->given_body = NULL;
-    team->ompt.enclosing = pv_ompt_cur_parallel();
+    par->enclosing = pv_ompt_cur_parallel();
     for (unsigned i = 0; i < n; i++) {
-        struct pv_ompt_task *o = &team->implicit[i].ompt;
+        struct pv_ompt_task *o = pv_team_implicit_ompt(team, i);
         memset(o, 0, sizeof *o);
         o->flags = ompt_task_implicit | ompt_task_undeferred; /* runs at once, as libomp reports it */
         o->thread_num = (int)i;
-        o->parallel = &team->ompt.data;
+        o->parallel = &par->data;
     }
     enc->frame.enter_frame.ptr = frame;
     enc->frame.enter_frame_flags = frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
     if (pv_ompt_on(parallel_begin))
-        pv_ompt_call(parallel_begin, &enc->data, &enc->frame, &team->ompt.data, requested, flags,
+        pv_ompt_call(parallel_begin, &enc->data, &enc->frame, &par->data, requested, flags,
                      codeptr);
 }
 
 /* The combined construct a member starts inside (parallel for/sections). */
 static void combined_work_begin(struct pv_team *team, struct pv_ompt_task *o)
 {
+    struct pv_ompt_team *par = pv_team_ompt(team);
     int *slot = pv_ompt_work_slot();
     if (slot)
-        *slot = team->ompt.combined_work;
+        *slot = par->combined_work;
     const void **sections = pv_ompt_sections_codeptr_slot();
-    if (sections && team->ompt.combined_work == ompt_work_sections)
-        *sections = team->ompt.codeptr;
+    if (sections && par->combined_work == ompt_work_sections)
+        *sections = par->codeptr;
     if (pv_ompt_on(work))
-        pv_ompt_call(work, team->ompt.combined_work, ompt_scope_begin, &team->ompt.data, &o->data,
-                     team->ws[0].n, team->ompt.codeptr);
+        pv_ompt_call(work, par->combined_work, ompt_scope_begin, &par->data, &o->data,
+                     pv_ws_count(pv_team_combined(team)), par->codeptr);
 }
 
 void pv_ompt_implicit_begin(struct pv_team *team, unsigned id, void *exit_frame)
 {
     pv_ompt_enter();
-    struct pv_ompt_task *o = &team->implicit[id].ompt;
+    struct pv_ompt_task *o = pv_team_implicit_ompt(team, id);
+    struct pv_ompt_team *par = pv_team_ompt(team);
     if (exit_frame) {
         o->frame.exit_frame.ptr = exit_frame;
         o->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     }
     pv_ompt_set_state(ompt_state_work_parallel, NULL);
     if (pv_ompt_on(implicit_task))
-        pv_ompt_call(implicit_task, ompt_scope_begin, &team->ompt.data, &o->data, team->nthreads,
-                     id, ompt_task_implicit);
-    if (team->ompt.combined_work)
+        pv_ompt_call(implicit_task, ompt_scope_begin, &par->data, &o->data,
+                     pv_team_nthreads(team), id, ompt_task_implicit);
+    if (par->combined_work)
         combined_work_begin(team, o);
 }
 
@@ -170,10 +173,10 @@ void pv_ompt_wait_workers_ended(void)
 void pv_ompt_parallel_end(struct pv_team *team)
 {
     pv_ompt_enter();
-    struct pv_ompt_task *enc = team->ompt.encountering;
+    struct pv_ompt_team *par = pv_team_ompt(team);
+    struct pv_ompt_task *enc = par->encountering;
     if (pv_ompt_on(parallel_end))
-        pv_ompt_call(parallel_end, &team->ompt.data, &enc->data, team->ompt.flags,
-                     team->ompt.codeptr);
+        pv_ompt_call(parallel_end, &par->data, &enc->data, par->flags, par->codeptr);
     enc->frame.enter_frame.ptr = NULL;
     enc->frame.enter_frame_flags = 0;
     pv_ompt_set_state(pv_ompt_work_state(), NULL);
@@ -207,19 +210,20 @@ static int sync_region_kind(enum pv_barrier_kind kind)
 static void join_begin(struct pv_ompt_sync *s)
 {
     struct pv_ompt_thread *me = &pv_ompt_thr;
-    struct pv_team *team = pv_thr.ts.team;
-    unsigned id = pv_thr.ts.team_id;
-    struct pv_ompt_task *o = &team->implicit[id].ompt;
+    struct pv_team *team = pv_thr_ts()->team;
+    unsigned id = pv_thr_ts()->team_id;
+    struct pv_ompt_team *par = pv_team_ompt(team);
+    struct pv_ompt_task *o = pv_team_implicit_ompt(team, id);
     o->frame.exit_frame.ptr = NULL;
     s->member = id;
     s->join = id ? 2 : 1;
     /* The implicit task's end gives the team size on the primary, 0 on the
      * workers (as libomp; tasks/taskloop.c checks it). */
-    s->nthreads = id ? 0 : team->nthreads;
+    s->nthreads = id ? 0 : pv_team_nthreads(team);
     s->parallel = NULL; /* at the end: the region ended in the barrier (as libomp) */
     s->task = &o->data;
-    s->codeptr = id ? NULL : team->ompt.codeptr;
-    barrier_enter(s->kind, &team->ompt.data, &o->data, s->codeptr, &team->final);
+    s->codeptr = id ? NULL : par->codeptr;
+    barrier_enter(s->kind, &par->data, &o->data, s->codeptr, pv_team_final_id(team));
     if (id) {
         /* After the barrier a worker must not touch the team: it ends on a
          * copy, taken after the begin events, so that what the tool stored
@@ -277,8 +281,8 @@ void pv_ompt_barrier_begin(struct pv_ompt_sync *s, enum pv_barrier_kind kind, co
     pv_ompt_set_enter(s->waiter, frame);
     s->task = &s->waiter->data;
     s->parallel = pv_ompt_cur_parallel();
-    struct pv_team *team = pv_thr.ts.team;
-    barrier_enter(s->kind, s->parallel, s->task, codeptr, team ? (void *)&team->barrier : NULL);
+    struct pv_team *team = pv_thr_ts()->team;
+    barrier_enter(s->kind, s->parallel, s->task, codeptr, team ? pv_team_barrier_id(team) : NULL);
 }
 
 void pv_ompt_barrier_end(struct pv_ompt_sync *s, bool cancelled)
@@ -308,7 +312,7 @@ void pv_ompt_league_begin(struct pv_ompt_league *l, unsigned num_teams, const vo
     if (pv_ompt_on(parallel_begin))
         pv_ompt_call(parallel_begin, &l->enc->data, &l->enc->frame, &l->parallel, num_teams,
                      ompt_parallel_league | ompt_parallel_invoker_runtime, codeptr);
-    me->league_at = pv_thr.task;
+    me->league_at = pv_thr_task();
     me->league = l;
 }
 
@@ -318,7 +322,7 @@ void pv_ompt_league_join(struct pv_ompt_league *l)
     if (!me->begun)
         me->begin_as_worker = 1;
     pv_ompt_enter();
-    me->league_at = pv_thr.task;
+    me->league_at = pv_thr_task();
     me->league = l;
 }
 

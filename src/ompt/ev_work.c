@@ -39,7 +39,7 @@ static void work_begin(int type, uint64_t count, const void *codeptr)
 void pv_ompt_loop_begin(struct pv_ws *ws)
 {
     pv_ompt_enter();
-    work_begin(ompt_work_loop, ws->n, NULL);
+    work_begin(ompt_work_loop, pv_ws_count(ws), NULL);
 }
 
 void pv_ompt_sections_begin(struct pv_ws *ws)
@@ -51,7 +51,7 @@ void pv_ompt_sections_begin(struct pv_ws *ws)
     const void **slot = pv_ompt_sections_codeptr_slot();
     if (slot)
         *slot = codeptr;
-    work_begin(ompt_work_sections, ws->n, codeptr);
+    work_begin(ompt_work_sections, pv_ws_count(ws), codeptr);
 }
 
 static void work_end_at(const void *codeptr)

@@ -4,20 +4,20 @@
 
 #include "ompt/inquiry.h"
 #include "ompt/tool.h"
-#include "runtime/internal.h"
+#include "runtime/ompt_view.h"
 
 /* The tool's view of a task on the calling thread's chain (NULL and the
  * thread's embedded initial task are its initial task). */
 static inline struct pv_ompt_task *pv_ompt_task_of(struct pv_task *t)
 {
-    return t ? &t->ompt : &pv_thr.initial_task.ompt;
+    return pv_task_ompt(t);
 }
 
 /* The current task and the innermost parallel region, as the tool sees them. */
 /* In a host teams region, at its level (no team of its own begun). */
 static inline bool pv_ompt_in_league(void)
 {
-    return pv_ompt_thr.league && !pv_thr.ts.team && pv_thr.task == pv_ompt_thr.league_at;
+    return pv_ompt_thr.league && !pv_thr_ts()->team && pv_thr_task() == pv_ompt_thr.league_at;
 }
 
 static inline struct pv_ompt_task *pv_ompt_cur_task(void)
@@ -27,16 +27,16 @@ static inline struct pv_ompt_task *pv_ompt_cur_task(void)
     if (__builtin_expect(pv_ompt_in_league(), 0))
         return pv_ompt_thr.league_in_region ? &pv_ompt_thr.league_implicit
                                             : &pv_ompt_thr.league_task;
-    return pv_ompt_task_of(pv_thr.task);
+    return pv_ompt_task_of(pv_thr_task());
 }
 
 static inline ompt_data_t *pv_ompt_cur_parallel(void)
 {
     if (pv_ompt_thr.use_ending)
         return NULL;
-    struct pv_team *team = pv_thr.ts.team;
+    struct pv_team *team = pv_thr_ts()->team;
     if (team)
-        return &team->ompt.data;
+        return &pv_team_ompt(team)->data;
     if (__builtin_expect(pv_ompt_in_league(), 0))
         return pv_ompt_thr.league_in_region ? &pv_ompt_thr.league_region
                                             : &pv_ompt_thr.league->parallel;
@@ -79,13 +79,13 @@ static inline void *pv_ompt_take_frame(void)
 /* The state of a thread that works in its current task. */
 static inline int pv_ompt_work_state(void)
 {
-    return pv_thr.ts.team ? ompt_state_work_parallel : ompt_state_work_serial;
+    return pv_thr_ts()->team ? ompt_state_work_parallel : ompt_state_work_serial;
 }
 
 /* The worksharing construct the thread is in at its level (ev_work.c). */
 static inline int *pv_ompt_work_slot(void)
 {
-    unsigned level = pv_thr.ts.level;
+    unsigned level = pv_thr_ts()->level;
     return level < PV_OMPT_WORK_LEVELS ? &pv_ompt_thr.work[level] : NULL;
 }
 
@@ -93,7 +93,7 @@ static inline int *pv_ompt_work_slot(void)
  * dispatches name it), at the same level. */
 static inline const void **pv_ompt_sections_codeptr_slot(void)
 {
-    unsigned level = pv_thr.ts.level;
+    unsigned level = pv_thr_ts()->level;
     return level < PV_OMPT_WORK_LEVELS ? &pv_ompt_thr.sections_codeptr[level] : NULL;
 }
 

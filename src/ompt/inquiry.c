@@ -1,12 +1,13 @@
 /* Inquiry entry points (OpenMP 5.1, 4.6.1).  They may be called from any
  * callback and from signal handlers on the thread they ask about, so they
  * only read the calling thread's state and never lock or allocate. */
+#include <limits.h>
 #include <sched.h>
 #include <stdatomic.h>
 
 #include "ompt/inquiry.h"
 #include "ompt/tool.h"
-#include "runtime/internal.h"
+#include "runtime/ompt_view.h"
 
 int omp_get_num_devices(void);     /* icv_api.c */
 
@@ -92,15 +93,16 @@ int pv_ompt_get_place_proc_ids(int place_num, int ids_size, int *ids)
 {
     if (place_num < 0 || (unsigned)place_num >= pv_num_places)
         return 0;
-    const struct pv_place *p = &pv_places[place_num];
-    for (unsigned i = 0; ids && ids_size > 0 && i < p->ncpus && i < (unsigned)ids_size; i++)
-        ids[i] = p->cpus[i];
-    return (int)p->ncpus;
+    unsigned ncpus;
+    const int *cpus = pv_place_cpus((unsigned)place_num, &ncpus);
+    for (unsigned i = 0; ids && ids_size > 0 && i < ncpus && i < (unsigned)ids_size; i++)
+        ids[i] = cpus[i];
+    return (int)ncpus;
 }
 
 int pv_ompt_get_place_num(void)
 {
-    unsigned p = pv_thr.ts.place;
+    unsigned p = pv_thr_ts()->place;
     return pv_num_places && p < pv_num_places ? (int)p : -1;
 }
 
@@ -108,8 +110,9 @@ int pv_ompt_get_partition_place_nums(int place_nums_size, int *place_nums)
 {
     if (!pv_num_places)
         return 0;
-    unsigned off = pv_thr.ts.place == UINT_MAX ? 0 : pv_thr.ts.part_off;
-    unsigned len = pv_thr.ts.place == UINT_MAX ? pv_num_places : pv_thr.ts.part_len;
+    const struct pv_ts *ts = pv_thr_ts();
+    unsigned off = ts->place == UINT_MAX ? 0 : ts->part_off;
+    unsigned len = ts->place == UINT_MAX ? pv_num_places : ts->part_len;
     for (unsigned i = 0; place_nums && place_nums_size > 0 && i < len &&
                          i < (unsigned)place_nums_size; i++)
         place_nums[i] = (int)(off + i);

@@ -57,17 +57,17 @@ void pv_ompt_thread_begin(void)
     if (t->begun || !pv_ompt_tool())
         return;
     t->begun = 1;
-    bool worker = pv_thr.is_worker || t->begin_as_worker;
+    bool worker = pv_thr_is_worker() || t->begin_as_worker;
     t->type = worker ? ompt_thread_worker : ompt_thread_initial;
     t->state = worker ? ompt_state_idle : ompt_state_work_serial;
-    if (pv_thr.is_worker)   /* a pool worker: it ends when the pool docks */
+    if (pv_thr_is_worker())   /* a pool worker: it ends when the pool docks */
         atomic_fetch_add_explicit(&workers_live, 1, memory_order_relaxed);
     if (pv_ompt_on(thread_begin))
         pv_ompt_call(thread_begin, (ompt_thread_t)t->type, &t->data);
     if (worker)
         return;
     end_at_exit();
-    struct pv_ompt_task *initial = &pv_thr.initial_task.ompt;
+    struct pv_ompt_task *initial = pv_task_ompt(NULL);
     initial->flags = ompt_task_initial;
     initial->parallel = &t->initial_parallel.data;
     initial->thread_num = 0;
@@ -84,12 +84,12 @@ void pv_ompt_thread_end(void)
     t->ended = 1;
     if (t->type == ompt_thread_initial && pv_ompt_on(implicit_task))
         pv_ompt_call(implicit_task, ompt_scope_end, &t->initial_parallel.data,
-                     &pv_thr.initial_task.ompt.data, 0, 1, ompt_task_initial);
+                     &pv_task_ompt(NULL)->data, 0, 1, ompt_task_initial);
     t->state = ompt_state_undefined;
     if (pv_ompt_on(thread_end))
         pv_ompt_call(thread_end, &t->data);
     /* Release: the callback above is done before the finalizer goes on. */
-    if (pv_thr.is_worker)
+    if (pv_thr_is_worker())
         atomic_fetch_sub_explicit(&workers_live, 1, memory_order_release);
 }
 
@@ -104,7 +104,7 @@ static bool workers_gone(void)
  * worker still busy in another thread's region is not waited for. */
 void pv_ompt_end_workers(void)
 {
-    if (pv_thr.ts.team || pv_thr.is_worker)
+    if (pv_thr_ts()->team || pv_thr_is_worker())
         return;   /* exit from inside a region: its workers are not docked */
     /* A worker still on its way back from a nested region docks after a
      * sweep: sweep again each millisecond, for about a second at most. */

@@ -27,8 +27,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/message.h"
 #include "ompt/tool.h"
-#include "runtime/internal.h"
+#include "runtime/ompt_view.h"
 
 bool pv_ompt_active;
 

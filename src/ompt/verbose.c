@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/message.h"
 #include "ompt/tool.h"
-#include "runtime/internal.h"
 
 static FILE *verbose_out;
 static bool verbose_owned;   /* a file we opened (and close) */

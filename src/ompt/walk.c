@@ -11,22 +11,12 @@
  * enclosing team, then the implicit parallel region around the outermost
  * team's encountering initial task. */
 #include "ompt/events.h"
-#include "runtime/task_internal.h"
-
-/* A task in a frame that has moved into a block since (task.c,
- * task_promote): the block is the task now. */
-static struct pv_task *resolve(struct pv_task *t)
-{
-    if (t->kind == PV_TASK_STACK && (t->tflags & PV_TF_PROMOTABLE) && t->arg)
-        return t->arg;
-    return t;
-}
 
 bool pv_ompt_region_at(int level, struct pv_ompt_region *r)
 {
     if (level < 0 || pv_ompt_thr.use_ending)
         return false;
-    struct pv_team *team = pv_thr.ts.team;
+    struct pv_team *team = pv_thr_ts()->team;
     if (!team) {
         if (pv_ompt_in_league()) {
             /* the team's region (once begun), then the league */
@@ -48,18 +38,18 @@ bool pv_ompt_region_at(int level, struct pv_ompt_region *r)
         return true;
     }
     for (; level > 0; level--) {
-        struct pv_team *outer = team->prev_ts.team;
+        struct pv_team *outer = pv_team_outer(team);
         if (!outer) {
-            if (level != 1 || !team->ompt.enclosing)
+            if (level != 1 || !pv_team_ompt(team)->enclosing)
                 return false;
-            r->parallel = team->ompt.enclosing;
+            r->parallel = pv_team_ompt(team)->enclosing;
             r->team_size = 1;
             return true;
         }
         team = outer;
     }
-    r->parallel = &team->ompt.data;
-    r->team_size = team->nthreads;
+    r->parallel = &pv_team_ompt(team)->data;
+    r->team_size = pv_team_nthreads(team);
     return true;
 }
 
@@ -69,7 +59,7 @@ struct pv_ompt_task *pv_ompt_task_at(int level)
         return NULL;
     if (pv_ompt_thr.use_ending)
         return level == 0 ? &pv_ompt_thr.ending : NULL;
-    struct pv_task *t = pv_thr.task;
+    struct pv_task *t = pv_thr_task();
     struct pv_ompt_task *o = pv_ompt_cur_task();
     for (; level > 0 && o; level--) {
         if (o == &pv_ompt_thr.league_implicit) {
@@ -79,10 +69,10 @@ struct pv_ompt_task *pv_ompt_task_at(int level)
         } else if (o->flags & ompt_task_initial) {
             o = NULL;
         } else if (o->flags & ompt_task_implicit) {
-            o = t->team ? t->team->ompt.encountering : NULL;
-            t = t->parent;
+            o = pv_task_team(t) ? pv_team_ompt(pv_task_team(t))->encountering : NULL;
+            t = pv_task_parent(t);
         } else {
-            t = o->scheduler ? resolve(o->scheduler) : t->parent;
+            t = o->scheduler ? pv_task_resolve(o->scheduler) : pv_task_parent(t);
             o = pv_ompt_task_of(t);
         }
     }

@@ -80,12 +80,13 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 /* The body of the current task: its stand-in return address. */
 static const void *task_body(void)
 {
-    struct pv_task *t = pv_thr.task;
+    struct pv_task *t = pv_thr_task();
     struct pv_ompt_task *o = pv_ompt_cur_task();
     if (o->flags & ompt_task_explicit)
-        return t ? (const void *)t->fn : NULL;
-    if ((o->flags & ompt_task_implicit) && pv_thr.ts.team)
-        return (const void *)pv_thr.ts.team->ompt.fn;
+        return t ? (const void *)pv_task_body(t) : NULL;
+    struct pv_team *team = pv_thr_ts()->team;
+    if ((o->flags & ompt_task_implicit) && team)
+        return (const void *)pv_team_ompt(team)->fn;
     return NULL;
 }
 

@@ -413,18 +413,3 @@ PV_EXPORT void *omp_realloc(void *ptr, size_t size, uintptr_t allocator, uintptr
     release(ptr);
     return n;
 }
-
-/* What gcc emits for the allocate directive/clause: a failure that the
- * allocator would report as NULL is fatal here. */
-PV_EXPORT void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator)
-{
-    void *p = omp_aligned_alloc(alignment, size, allocator);
-    if (pv_unlikely(!p && size))
-        pv_fatal("out of memory allocating %zu bytes", size);
-    return p;
-}
-
-PV_EXPORT void GOMP_free(void *ptr, uintptr_t allocator)
-{
-    omp_free(ptr, allocator);
-}

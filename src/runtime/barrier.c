@@ -131,13 +131,3 @@ bool pv_barrier_observed(enum pv_barrier_kind kind, unsigned trace_prev, const v
     bool tool = kind != PV_BARRIER_OTHER && pv_ompt_tool();
     return pv_barrier_sequence(kind, pv_thr.ts.team, trace_prev, codeptr, tool);
 }
-
-PV_EXPORT void GOMP_barrier(void)
-{
-    pv_barrier_at(PV_BARRIER_EXPLICIT, 0, true);
-}
-
-PV_EXPORT bool GOMP_barrier_cancel(void)
-{
-    return pv_barrier_at(PV_BARRIER_CANCEL, 0, true);
-}

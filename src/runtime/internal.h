@@ -20,6 +20,7 @@
 #include "base/message.h"
 #include "ompt/ompt.h"
 #include "runtime/barrier_kind.h"
+#include "runtime/ompt_view.h"
 #include "runtime/unsupported.h"
 #include "wait/wait.h"
 
@@ -90,15 +91,13 @@ struct pv_global_icv {
 
 extern struct pv_icv pv_initial_icv;      /* of the initial task */
 extern struct pv_global_icv pv_gicv;
-extern unsigned pv_num_procs;             /* CPUs this process may run on */
 
 /* Places (affinity_*.c).  A place is a set of CPU numbers. */
 struct pv_place {
     unsigned ncpus;
     int *cpus;
 };
-extern struct pv_place *pv_places;
-extern unsigned pv_num_places;
+extern struct pv_place *pv_places;        /* pv_num_places of them (ompt_view.h) */
 
 void pv_env_init(void);                   /* env.c: fills the ICVs from the environment */
 void pv_affinity_init(void);              /* affinity_bind.c: the initial thread's place */
@@ -175,7 +174,7 @@ struct pv_ws {
     _Alignas(PV_CACHELINE) pv_futex_t state;
     _Atomic uint32_t left;               /* threads that have left the construct */
 
-    /* Loop or sections description (loop.c, iter.c, sections.c): written by
+    /* Loop or sections description (iter.c; src/gomp: loop.c, sections.c): written by
      * the initialiser, read-only afterwards, on its own line.  Iterations are
      * numbered 0..n-1; number k is start + k * incr in modulo-2^64 arithmetic,
      * which covers long and unsigned long long loops in both directions.
@@ -221,8 +220,8 @@ void pv_ws_end_nowait(void);
 void pv_ws_end(void);
 /* Leave and wait at a cancellable barrier; true when the region was cancelled. */
 bool pv_ws_end_cancel(void);
-/* Called by the last thread leaving a slot, before it is recycled (loop.c,
- * ordered.c, doacross.c own these pointers). */
+/* Called by the last thread leaving a slot, before it is recycled
+ * (ordered.c, doacross.c own these pointers). */
 void pv_ordered_release(struct pv_ws *ws);
 void pv_doacross_release(struct pv_ws *ws);
 
@@ -268,19 +267,7 @@ struct pv_task {
     char pad_tail[48];              /* and away from the next task of an array */
 };
 
-/* Where a thread stands. */
-struct pv_ts {
-    struct pv_team *team;           /* NULL outside any parallel region */
-    unsigned team_id;
-    unsigned level;                 /* nesting level (0 = initial) */
-    unsigned active_level;          /* active (more than one thread) levels */
-    unsigned place;                 /* place index, or UINT_MAX when unbound */
-    unsigned part_off, part_len;    /* place partition */
-    uint64_t ws_seq;                /* sequence number of the next worksharing construct */
-    struct pv_ws *ws;               /* the construct this thread is in */
-    uint64_t single_seq;            /* single constructs met (nowait form) */
-    unsigned long static_trip;      /* static schedule: chunks taken so far */
-};
+/* struct pv_ts, where a thread stands: ompt_view.h. */
 
 #define PV_TEAM_CACHE_LEVELS 4
 struct pv_thread {
@@ -319,6 +306,8 @@ struct pv_thread {
 };
 
 extern __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));
+/* ompt_view.h reads the position through a pointer to pv_thr. */
+_Static_assert(offsetof(struct pv_thread, ts) == 0, "pv_thr_ts: ts is pv_thread's first member");
 
 static inline struct pv_thread *pv_self(void)
 {
@@ -397,10 +386,7 @@ void pv_team_run(void (*fn)(void *), void *data, unsigned nthreads, unsigned fla
                  pv_ws_preinit_fn preinit, void *arg);
 /* The end of a region: the implicit barrier, then the caller's old state back. */
 void pv_team_end(void);
-/* omp_pause_resource: flush what can be flushed (trace), release idle threads. */
-void pv_runtime_pause(void);
-/* Lazily created runtime state (env, places); safe to call often. */
-void pv_runtime_init(void);
+/* pv_runtime_init, pv_runtime_pause: ompt_view.h. */
 
 
 /* Tasking hooks (task.c). */

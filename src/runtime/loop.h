@@ -1,5 +1,5 @@
-/* What the loop family (loop.c, loop_ull.c, iter.c, iter_ull.c, ordered.c,
- * doacross.c, sections.c) shares.
+/* What the loop family (src/gomp: loop.c, loop_ull.c, sections.c; here:
+ * iter.c, iter_ull.c, ordered.c, doacross.c) shares.
  *
  * Every loop is reduced to a count n of zero-based iterations; iteration k
  * is start + k * incr computed modulo 2^64 (see struct pv_ws).  Schedulers

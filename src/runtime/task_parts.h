@@ -2,7 +2,9 @@
  * GOMP_task), task_alloc.c (task blocks and references), task_run.c
  * (queueing, running, completion), task_wait.c (the wait loop, taskwait),
  * task_inline.c (included and undeferred tasks, promotion), task_if0.c
- * (libomp's if(0) tasks), task_group.c and task_detach.c.  The other tasking files use task_internal.h only. */
+ * (libomp's if(0) tasks), task_group.c and task_detach.c; and ompt_view.c,
+ * which reports tasks to OMPT.  The other tasking files use task_internal.h
+ * only. */
 #ifndef PV_RUNTIME_TASK_PARTS_H
 #define PV_RUNTIME_TASK_PARTS_H
 

@@ -6,6 +6,7 @@
  * Nonmonotonic schedules are served by the monotonic implementations, which
  * satisfy both contracts.  The ordered forms are in ordered.c, doacross in
  * doacross.c, the unsigned long long forms in loop_ull.c. */
+#include "gomp/gomp.h"
 #include "runtime/loop.h"
 #include "runtime/task_internal.h"
 

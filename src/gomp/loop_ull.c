@@ -2,6 +2,7 @@
  * tells the direction; a decreasing loop passes its step as a two's
  * complement value.  Same construction as loop.c; GOMP_loop_end* are
  * shared with it. */
+#include "gomp/gomp.h"
 #include "runtime/loop.h"
 #include "runtime/task_internal.h"
 

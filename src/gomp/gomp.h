@@ -1,0 +1,86 @@
+/* GOMP_* entry points of src/gomp (libgomp's ABI, exported through the
+ * generated version script) that the modules above call: src/kmpc builds
+ * libomp's entry points on them.  The files that define them include this
+ * header, so that a definition and its declaration cannot drift apart.
+ * The ordered, doacross, task and teams entry points are still in
+ * src/runtime (docs/DESIGN.md, "Layers"). */
+#ifndef PV_GOMP_GOMP_H
+#define PV_GOMP_GOMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* parallel.c */
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
+void GOMP_parallel_end(void);
+bool GOMP_cancellation_point(int which);
+bool GOMP_cancel(int which, bool do_cancel);
+
+/* barrier.c */
+void GOMP_barrier(void);
+bool GOMP_barrier_cancel(void);
+
+/* single.c */
+bool GOMP_single_start(void);
+void *GOMP_single_copy_start(void);
+void GOMP_single_copy_end(void *data);
+
+/* loop.c: the loops over long */
+bool GOMP_loop_static_start(long start, long end, long incr, long chunk, long *istart,
+                            long *iend);
+bool GOMP_loop_dynamic_start(long start, long end, long incr, long chunk, long *istart,
+                             long *iend);
+bool GOMP_loop_guided_start(long start, long end, long incr, long chunk, long *istart,
+                            long *iend);
+bool GOMP_loop_runtime_start(long start, long end, long incr, long *istart, long *iend);
+bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk, long *istart,
+                     long *iend, uintptr_t *reductions, void **mem);
+bool GOMP_loop_static_next(long *istart, long *iend);
+bool GOMP_loop_dynamic_next(long *istart, long *iend);
+bool GOMP_loop_guided_next(long *istart, long *iend);
+bool GOMP_loop_runtime_next(long *istart, long *iend);
+void GOMP_loop_end(void);
+void GOMP_loop_end_nowait(void);
+bool GOMP_loop_end_cancel(void);
+
+/* loop_ull.c: the loops over unsigned long long */
+bool GOMP_loop_ull_static_start(bool up, unsigned long long start, unsigned long long end,
+                                unsigned long long incr, unsigned long long chunk,
+                                unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_dynamic_start(bool up, unsigned long long start, unsigned long long end,
+                                 unsigned long long incr, unsigned long long chunk,
+                                 unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_guided_start(bool up, unsigned long long start, unsigned long long end,
+                                unsigned long long incr, unsigned long long chunk,
+                                unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_runtime_start(bool up, unsigned long long start, unsigned long long end,
+                                 unsigned long long incr, unsigned long long *istart,
+                                 unsigned long long *iend);
+bool GOMP_loop_ull_start(bool up, unsigned long long start, unsigned long long end,
+                         unsigned long long incr, long sched, unsigned long long chunk,
+                         unsigned long long *istart, unsigned long long *iend,
+                         uintptr_t *reductions, void **mem);
+bool GOMP_loop_ull_static_next(unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_dynamic_next(unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_guided_next(unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_runtime_next(unsigned long long *istart, unsigned long long *iend);
+
+/* critical.c */
+void GOMP_critical_start(void);
+void GOMP_critical_end(void);
+void GOMP_critical_name_start(void **pptr);
+void GOMP_critical_name_end(void **pptr);
+void GOMP_atomic_start(void);
+void GOMP_atomic_end(void);
+
+/* error.c */
+void GOMP_warning(const char *msg, size_t msglen);
+void GOMP_error(const char *msg, size_t msglen);
+
+/* alloc.c */
+void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
+void GOMP_free(void *ptr, uintptr_t allocator);
+
+#endif
