@@ -99,6 +99,21 @@ static void start_helpers(void)
         pv_warn("target tasks run as plain tasks");
 }
 
+/* A fork() child has no helper threads: it starts its own at its first
+ * target task.  Tasks the parent had queued stay the parent's. */
+static void hidden_fork_child(void)
+{
+    start_once = (pthread_once_t)PTHREAD_ONCE_INIT;
+    helpers_started = 0;
+    pthread_mutex_init(&queue_lock, NULL);
+    queue_head = queue_tail = NULL;
+}
+
+__attribute__((constructor)) static void hidden_register_fork_handler(void)
+{
+    pthread_atfork(NULL, NULL, hidden_fork_child);
+}
+
 void pv_kmpc_hidden_post(struct pv_kmpc_task_block *b)
 {
     b->helper_next = NULL;

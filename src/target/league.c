@@ -101,6 +101,19 @@ static void *league_main(void *arg)
     return NULL;
 }
 
+/* A fork() child has none of the parent's device threads: it forgets them
+ * (they stay allocated) and makes its own at its first league. */
+static void league_fork_child(void)
+{
+    pthread_mutex_init(&idle_lock, NULL);
+    idle_list = NULL;
+}
+
+__attribute__((constructor)) static void league_register_fork_handler(void)
+{
+    pthread_atfork(NULL, NULL, league_fork_child);
+}
+
 static struct lthread *get_thread(void)
 {
     pthread_mutex_lock(&idle_lock);

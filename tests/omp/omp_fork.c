@@ -1,6 +1,7 @@
 /* fork() outside a parallel region, after regions made worker threads: the
  * child has only the forking thread, and its regions (a team, a nested
- * team, tasks) run with workers of its own.  The parent's pool, and the
+ * team, tasks, host teams; with clang a target task on a hidden helper)
+ * run with threads of its own.  The parent's pool, and the
  * parent's later regions, are unchanged.  (libgomp hangs in the child's
  * first region; libomp supports this.)  Also run traced: the child is not
  * traced, the parent's log stays whole. */
@@ -42,6 +43,20 @@ static int run_regions(void)
         TEST_ADD(&sum, i);
     }
     bad += sum != 5050;
+    /* Host teams run on device threads of their own (src/target/league.c). */
+    int teams_seen[4] = { 0 };
+#pragma omp teams num_teams(4)
+    TEST_INC(&teams_seen[omp_get_team_num() & 3]);
+    for (int i = 0; i < 4; i++)
+        bad += teams_seen[i] != 1;
+#ifdef __clang__
+    /* clang: a target nowait task runs on a hidden helper thread. */
+    int done = 0;
+#pragma omp target nowait map(tofrom : done)
+    done = 1;
+#pragma omp taskwait
+    bad += done != 1;
+#endif
     return bad;
 }
 
