@@ -32,25 +32,30 @@ static void *busy_cpu0(void *arg)
 
 struct sample {
     long samples, nonzero, distinct, bad;
-    double stalled; /* share of the window some task waited for a CPU (PSI), or -1 */
+    double crowded; /* share of looks at the machine that saw more runnable tasks than ours */
     double ran;     /* share of the window the registered thread ran (schedstat), or -1 */
     double stolen;  /* share of the window the hypervisor took CPU 0, or 0 */
     long turns;     /* times the kernel switched it in during the window, or -1 */
 };
 
-/* Samples the word of CPU 0 for `ms` milliseconds. */
-static struct sample watch(ph_proc_t *page, int ms)
+/* Samples the word of CPU 0 for `ms` milliseconds; `ours`: how many of
+ * this test's threads are busy (the observer counted). */
+static struct sample watch(ph_proc_t *page, int ms, int ours)
 {
     struct sample s = { 0 };
     pid_t tid = atomic_load(&registered_tid);
     uint64_t cpu0 = 0, turns0 = 0, cpu1 = 0, turns1 = 0;
     bool sched_ok = ph_thread_sched(tid, &cpu0, &turns0);
-    long long psi0 = ph_psi_cpu_some_us(), steal0 = ph_cpu_steal_ticks(0);
+    long long steal0 = ph_cpu_steal_ticks(0);
+    long looks = 0, crowded = 0;
     uint64_t last = 0, end = ph_now_ns() + (uint64_t)ms * 1000000ull;
     while (ph_now_ns() < end) {
         uint64_t v = page->queued_since_ns[0];
         uint64_t now = ph_now_ns();
-        s.samples++;
+        if (s.samples++ % 512 == 0) {
+            looks++;
+            crowded += ph_runnable_tasks() > ours;
+        }
         if (v) {
             s.nonzero++;
             s.bad += v > now || now - v > 1000000000ull; /* not a recent switch-in */
@@ -58,7 +63,7 @@ static struct sample watch(ph_proc_t *page, int ms)
             last = v;
         }
     }
-    long long psi1 = ph_psi_cpu_some_us(), steal1 = ph_cpu_steal_ticks(0);
+    long long steal1 = ph_cpu_steal_ticks(0);
     long hz = sysconf(_SC_CLK_TCK);
     /* +1 tick: the counter's granularity at both ends of the window */
     s.stolen = steal0 >= 0 && steal1 >= steal0 && hz > 0
@@ -67,7 +72,7 @@ static struct sample watch(ph_proc_t *page, int ms)
     sched_ok = sched_ok && ph_thread_sched(tid, &cpu1, &turns1);
     s.ran = sched_ok ? (double)(cpu1 - cpu0) / (ms * 1e6) : -1;
     s.turns = sched_ok ? (long)(turns1 - turns0) : -1;
-    s.stalled = psi0 >= 0 && psi1 >= psi0 ? (double)(psi1 - psi0) / (ms * 1000.0) : -1;
+    s.crowded = looks ? (double)crowded / looks : 0;
     return s;
 }
 
@@ -103,15 +108,20 @@ int main(void)
     ph_proc_t *page = ph_find(getpid());
     PH_CHECK(page != NULL);
     usleep(20000);
-    struct sample a = watch(page, 200);
-    printf("A: registered thread alone on CPU 0: word nonzero in %ld of %ld samples "
-           "(some task waited for a CPU in %.1f%% of the window)\n",
-           a.nonzero, a.samples, a.stalled * 100);
     /* A stray kernel thread may queue behind it for a moment; on a busy
      * machine other processes do, and then the word is rightly nonzero: it
-     * may be so at most while the kernel saw some task wait for a CPU. */
-    PH_CHECK(a.samples > 1000 &&
-             (double)a.nonzero / a.samples < 0.05 + (a.stalled > 0 ? a.stalled : 0));
+     * may be so about as often as the machine had more runnable tasks than
+     * the test's two.  Up to three windows: a burst of other work passes. */
+    bool alone_ok = false;
+    for (int attempt = 1; attempt <= 3 && !alone_ok; attempt++) {
+        struct sample a = watch(page, 200, 2);
+        printf("A (window %d of 3): registered thread alone on CPU 0: word nonzero in %ld of %ld "
+               "samples (more tasks than ours runnable in %.1f%% of looks)\n",
+               attempt, a.nonzero, a.samples, a.crowded * 100);
+        PH_CHECK(a.samples > 1000);
+        alone_ok = (double)a.nonzero / a.samples < 0.05 + a.crowded;
+    }
+    PH_CHECK(alone_ok);
 
     PH_CHECK(pthread_create(&other, NULL, busy_cpu0, NULL) == 0);
     while (atomic_load(&started) < 2)
@@ -121,7 +131,7 @@ int main(void)
      * and one where every claim holds passes (a broken tracker fails all). */
     bool turns_ok = false;
     for (int attempt = 1; attempt <= 3 && !turns_ok; attempt++) {
-        struct sample b = watch(page, 400);
+        struct sample b = watch(page, 400, 3);
         printf("B (window %d of 3): with an unregistered busy thread: word nonzero in %ld of "
                "%ld samples, %ld distinct switch-in times, %ld implausible; the kernel saw it "
                "run %.1f%% of the window in %ld turns, CPU 0 stolen %.1f%%\n",
@@ -135,7 +145,7 @@ int main(void)
     atomic_store(&stop, 1);
     pthread_join(t, NULL);
     pthread_join(other, NULL);
-    struct sample c = watch(page, 50);
+    struct sample c = watch(page, 50, 1);
     printf("C: both gone: word nonzero in %ld of %ld samples\n", c.nonzero, c.samples);
     PH_CHECK(c.nonzero == 0);
     printf("PASS\n");

@@ -195,16 +195,16 @@ bool ph_thread_sched(pid_t tid, uint64_t *cpu_ns, uint64_t *switch_ins)
     return ok;
 }
 
-long long ph_psi_cpu_some_us(void)
+int ph_runnable_tasks(void)
 {
-    FILE *f = fopen("/proc/pressure/cpu", "r");
-    long long total = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    int running = -1;
     if (f) {
-        if (fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%lld", &total) != 1)
-            total = -1;
+        if (fscanf(f, "%*f %*f %*f %d/%*d", &running) != 1)
+            running = -1;
         fclose(f);
     }
-    return total;
+    return running;
 }
 
 long long ph_cpu_steal_ticks(int cpu)

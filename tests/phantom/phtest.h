@@ -54,8 +54,9 @@ uint64_t ph_now_ns(void);
 /* The scheduler's account of a thread of this process: time on a CPU (ns)
  * and times it was switched in (/proc/self/task/<tid>/schedstat). */
 bool ph_thread_sched(pid_t tid, uint64_t *cpu_ns, uint64_t *switch_ins);
-/* Time (µs) in which some task waited for a CPU (/proc/pressure/cpu), or -1. */
-long long ph_psi_cpu_some_us(void);
+/* Tasks running or waiting for a CPU now, the whole machine's
+ * (/proc/loadavg's fourth field), or -1. */
+int ph_runnable_tasks(void);
 /* USER_HZ ticks the hypervisor took a CPU from this guest (/proc/stat), or -1. */
 long long ph_cpu_steal_ticks(int cpu);
 void ph_busy_ns(uint64_t ns);
