@@ -113,6 +113,17 @@ static int child_display(void)
     return sink;
 }
 
+/* The first two CPUs this process may run on (-1: none). */
+static void first_two_cpus(int *c0, int *c1)
+{
+    cpu_set_t mask;
+    CHECK(sched_getaffinity(0, sizeof mask, &mask) == 0);
+    *c0 = *c1 = -1;
+    for (int c = 0; c < CPU_SETSIZE && *c1 < 0; c++)
+        if (CPU_ISSET(c, &mask))
+            *(*c0 < 0 ? c0 : c1) = c;
+}
+
 /* Spread, close and primary twice each over 11 places for 8 threads: at
  * each change of policy some threads move, and then every thread of the
  * team shows its line (the spec's rule), so 3 x 8 lines. */
@@ -261,12 +272,8 @@ static int display_check(void)
     CHECK(count_lines_with(r->err, "AFF ") == 3);
     free(r);
 
-    cpu_set_t mask;
-    CHECK(sched_getaffinity(0, sizeof mask, &mask) == 0);
-    int c0 = -1, c1 = -1;
-    for (int c = 0; c < CPU_SETSIZE && c1 < 0; c++)
-        if (CPU_ISSET(c, &mask))
-            *(c0 < 0 ? &c0 : &c1) = c;
+    int c0, c1;
+    first_two_cpus(&c0, &c1);
     if (c1 >= 0) {
         char places[256];
         int len = snprintf(places, sizeof places, "OMP_PLACES=");
@@ -331,16 +338,8 @@ int main(int argc, char **argv)
     format_api();
 
     /* Explicit places made of CPUs this process really has. */
-    cpu_set_t mask;
-    CHECK(sched_getaffinity(0, sizeof mask, &mask) == 0);
-    int c0 = -1, c1 = -1;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &mask)) {
-            if (c0 < 0)
-                c0 = c;
-            else if (c1 < 0)
-                c1 = c;
-        }
+    int c0, c1;
+    first_two_cpus(&c0, &c1);
     char one[64], two[64], itv[64];
     snprintf(one, sizeof one, "OMP_PLACES={%d}", c0);
     snprintf(two, sizeof two, "OMP_PLACES={%d},{%d}", c1 >= 0 ? c1 : c0, c0);
