@@ -7,18 +7,32 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$here/build}
 
-# part NAME CMD...: run one part of the test, note its wall time and status.
+# part NAME CMD...: run one part of the test, note its wall time and status;
+# its output is kept in $build/parts/NAME.log as well, for the report.
 status=0
 parts=()
+failed=()
 part() {
     local name=$1 start=$SECONDS rc=0
     shift
-    "$@" || rc=$?
-    [ $rc = 0 ] || status=1
+    mkdir -p "$build/parts"
+    "$@" 2>&1 | tee "$build/parts/$name.log"
+    rc=${PIPESTATUS[0]}
+    [ $rc = 0 ] || { status=1; failed+=("$name"); }
     parts+=("$(printf '%-28s %5d s  %s' "$name" $((SECONDS - start)) "$([ $rc = 0 ] && echo ok || echo "FAILED (exit $rc)")")")
     return $rc
 }
+# A CI log is often kept only by its tail: end with what failed, and why.
 report() {
+    local name
+    for name in "${failed[@]}"; do
+        echo "== part $name failed: the last lines of its output"
+        if [ "$name" = ctest ] && [ -f "$build/ctest-junit.xml" ]; then
+            python3 "$here/scripts/testsuite/ctest_failures.py" "$build/ctest-junit.xml" 30
+        else
+            tail -n 30 "$build/parts/$name.log" | sed 's/^/   /'
+        fi
+    done
     echo "== wall time of each part"
     printf '  %s\n' "${parts[@]}"
 }
