@@ -128,15 +128,6 @@ int pv_ompt_get_proc_id(void)
     return sched_getcpu();
 }
 
-int pv_ompt_get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id)
-{
-    /* No target region runs on the host device's behalf here. */
-    (void)device_num;
-    (void)target_id;
-    (void)host_op_id;
-    return 0;
-}
-
 int pv_ompt_get_num_devices(void)
 {
     return omp_get_num_devices();

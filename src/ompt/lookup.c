@@ -3,8 +3,6 @@
 #include "ompt/entry_table.h"
 #include "ompt/tool.h"
 
-int pv_target_ompt_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
-
 #define ENTRY(name, fn) {name, (ompt_interface_fn_t)(fn)}
 
 static const struct pv_ompt_entry entries[] = {
@@ -25,7 +23,7 @@ static const struct pv_ompt_entry entries[] = {
     ENTRY("ompt_get_place_num", pv_ompt_get_place_num),
     ENTRY("ompt_get_partition_place_nums", pv_ompt_get_partition_place_nums),
     ENTRY("ompt_get_proc_id", pv_ompt_get_proc_id),
-    ENTRY("ompt_get_target_info", pv_target_ompt_info),   /* src/target/events.c */
+    ENTRY("ompt_get_target_info", pv_ompt_get_target_info),   /* devices.c */
     ENTRY("ompt_get_num_devices", pv_ompt_get_num_devices),
 };
 

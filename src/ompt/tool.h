@@ -14,10 +14,12 @@
 void pv_ompt_finalize_tool(void);             /* entry point ompt_finalize_tool */
 void pv_ompt_register_atexit(void);           /* once main runs: finalize before DSO destructors */
 
-/* src/target/device.c: every used device ends its tracing (all records
- * delivered) and dispatches device_unload/device_finalize; called first
- * when the tool is finalized. */
+/* devices.c: the entries src/target registered (ompt/devices.h).  Detach:
+ * every used device ends its tracing (all records delivered) and
+ * dispatches device_unload/device_finalize; called first when the tool is
+ * finalized. */
 void pv_ompt_devices_detach(void);
+int pv_ompt_get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
 
 /* callbacks.c: the registry. */
 ompt_set_result_t pv_ompt_set_callback(ompt_callbacks_t event, ompt_callback_t callback);
@@ -56,7 +58,6 @@ int pv_ompt_get_place_proc_ids(int place_num, int ids_size, int *ids);
 int pv_ompt_get_place_num(void);
 int pv_ompt_get_partition_place_nums(int place_nums_size, int *place_nums);
 int pv_ompt_get_proc_id(void);
-int pv_ompt_get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
 int pv_ompt_get_num_devices(void);
 
 /* thread.c: the calling thread as the tool knows it. */

@@ -10,7 +10,6 @@
 
 #include "base/clock.h"
 #include "runtime/internal.h"
-#include "target/target.h"
 
 /* A read of the current task's ICVs, with the runtime set up; with a tool,
  * the calling thread begins as an OpenMP thread if it had not yet. */

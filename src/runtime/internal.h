@@ -332,6 +332,18 @@ struct pv_league {
 };
 extern __thread struct pv_league pv_league;
 
+/* ----------------------------------------------------------------- devices */
+/* What the ICVs and the thread's league say about devices (league.c);
+ * src/target builds the devices themselves on these. */
+#define PV_MAX_DEVICES 1          /* non-host devices pvomp provides */
+/* target-offload-var (pv_gicv.target_offload), OMP_TARGET_OFFLOAD's words. */
+enum { PV_OFFLOAD_DEFAULT = 0, PV_OFFLOAD_MANDATORY = 1, PV_OFFLOAD_DISABLED = 2 };
+/* omp_get_num_devices(): 1, or 0 with OMP_TARGET_OFFLOAD=disabled. */
+int pv_target_num_devices(void);
+/* omp_is_initial_device, omp_get_device_num (a kernel knows its device). */
+bool pv_target_in_kernel(void);
+int pv_target_current_device(void);
+
 struct pv_team {
     struct pv_league league;        /* of the encountering thread, for every member */
     unsigned nthreads;

@@ -8,6 +8,7 @@
  * used; that is when the tool hears device_initialize. */
 #include <stdlib.h>
 
+#include "ompt/devices.h"
 #include "runtime/internal.h"
 #include "target/events.h"
 #include "target/target.h"
@@ -15,14 +16,6 @@
 static struct pv_device devices[PV_MAX_DEVICES];
 /* Recursive: the tool's device_initialize may use the device routines. */
 static pthread_mutex_t init_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-
-enum { OFFLOAD_DEFAULT = 0, OFFLOAD_MANDATORY = 1, OFFLOAD_DISABLED = 2 };
-
-int pv_target_num_devices(void)
-{
-    pv_runtime_init();
-    return pv_gicv.target_offload == OFFLOAD_DISABLED ? 0 : PV_MAX_DEVICES;
-}
 
 static void device_init(struct pv_device *d, int num)
 {
@@ -69,29 +62,32 @@ struct pv_device *pv_target_resolve(int id)
     int n = pv_target_num_devices();
     if (id >= 0 && id < n)
         return pv_target_device(id);
-    if (id != n && pv_gicv.target_offload == OFFLOAD_MANDATORY)
+    if (id != n && pv_gicv.target_offload == PV_OFFLOAD_MANDATORY)
         pv_fatal("OMP_TARGET_OFFLOAD is MANDATORY, but device %d is not available "
                  "(there %s %d non-host device%s)", id, n == 1 ? "is" : "are", n, n == 1 ? "" : "s");
     return NULL;
 }
 
-bool pv_target_in_kernel(void)
-{
-    return pv_league.device != 0;
-}
-
-int pv_target_current_device(void)
-{
-    return pv_league.device ? (int)pv_league.device - 1 : pv_target_num_devices();
-}
-
 /* The tool is being finalized (src/ompt/tool.c calls this first): every
  * initialized device ends its tracing and says goodbye. */
-void pv_ompt_devices_detach(void)
+static void detach_devices(void)
 {
     for (int i = 0; i < PV_MAX_DEVICES; i++)
         if (atomic_load_explicit(&devices[i].state, memory_order_acquire) == PV_DEV_READY)
             pv_ev_device_fini(i);
+}
+
+/* src/ompt (below) reaches the devices only through this table, handed
+ * down before main: a tool finalized or asking for target info at any time
+ * after start-up finds it. */
+static const struct pv_ompt_devices ompt_devices = {
+    .target_info = pv_target_ompt_info,
+    .detach = detach_devices,
+};
+
+__attribute__((constructor)) static void register_with_ompt(void)
+{
+    pv_ompt_devices_register(&ompt_devices);
 }
 
 /* Programs built with offload compilers register their device images at

@@ -239,7 +239,7 @@ void pv_ev_map(unsigned n, void **host, void **dev, size_t *bytes, unsigned *fla
                      c ? c->codeptr : NULL);
 }
 
-/* ompt_get_target_info (the lookup table points here). */
+/* ompt_get_target_info (src/ompt calls it through ompt/devices.h). */
 int pv_target_ompt_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id)
 {
     struct pv_tctx *c = cur_ctx;

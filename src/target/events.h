@@ -59,6 +59,8 @@ void pv_ev_map(unsigned n, void **host, void **dev, size_t *bytes, unsigned *fla
 
 /* Device life: device_initialize + device_load when a device is first
  * used; device_unload + device_finalize when the tool goes away. */
+/* ompt_get_target_info (handed to src/ompt by device.c). */
+int pv_target_ompt_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
 void pv_ev_device_init(int device);
 void pv_ev_device_fini(int device);
 

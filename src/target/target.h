@@ -30,7 +30,6 @@
 
 #include "omp-tools.h"
 
-#define PV_MAX_DEVICES 1          /* non-host devices pvomp provides */
 #define PV_TLS __thread __attribute__((tls_model("initial-exec")))
 
 /* gomp-constants.h values, as gcc 12 passes them (names are ours). */
@@ -101,17 +100,12 @@ struct pv_device {
 
 /* Enter the program's declare target variables as identity mappings. */
 void pv_target_declare_vars(struct pv_device *d);
-/* omp_get_num_devices(): 1, or 0 with OMP_TARGET_OFFLOAD=disabled. */
-int pv_target_num_devices(void);
 /* The device a construct's device number selects, initialized; NULL means
  * "run on the initial device" (fatal under OMP_TARGET_OFFLOAD=mandatory
  * when a non-host device was asked for and is not available). */
 struct pv_device *pv_target_resolve(int device_id);
 /* The device `num` for the memory routines (no fallback, no fatal). */
 struct pv_device *pv_target_device(int num);
-/* omp_is_initial_device, omp_get_device_num (a kernel knows its device). */
-bool pv_target_in_kernel(void);
-int pv_target_current_device(void);
 
 /* ------------------------------------------------------------ flight log */
 /* `kind` of the trace events target_begin/end/data is enum

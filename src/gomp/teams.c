@@ -7,7 +7,9 @@
  * teams split the encountering thread's partition as a parallel region of
  * as many threads would under KMP_TEAMS_PROC_BIND (libomp's setting,
  * spread by default): each team's initial thread gets its team's place and
- * subpartition (OpenMP 5.1, 2.7: the split is implementation defined). */
+ * subpartition (OpenMP 5.1, 2.7: the split is implementation defined).
+ * The entry layer: the runtime's teams and ICVs below, the device threads
+ * of src/target beside it. */
 #include <stdlib.h>
 
 #include "runtime/internal.h"
@@ -127,14 +129,4 @@ PV_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high,
     }
     pv_league.team_num++;
     return true;
-}
-
-PV_EXPORT int omp_get_num_teams(void)
-{
-    return (int)pv_league.num_teams;
-}
-
-PV_EXPORT int omp_get_team_num(void)
-{
-    return (int)pv_league.team_num;
 }
