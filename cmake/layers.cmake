@@ -5,7 +5,9 @@
 # does not get -Isrc: it gets -I<build>/layers/<module>, a directory holding
 # one symbolic link per module it may use (itself and those below), so an
 # include that climbs ("runtime/internal.h" from src/wait) finds no file and
-# the build fails.  tests/layers checks that it does.
+# the build fails.  tests/layers checks that it does, and that no module's
+# objects call a function of a module above it (a bare declaration would
+# get past the include directories, not past that test).
 #
 # A module may also see single headers of a module above it that were
 # written for it (VIEWS <module>/<header>...): its directory then holds a
@@ -50,6 +52,13 @@ function(pvomp_module name)
     add_dependencies(pvomp_${name} pvomp_trace_events)
   endif()
   target_link_libraries(pvomp_${name} PRIVATE pvomp_flags)
+  # What the module may call, for the link check (tests/layers/links.py).
+  set(calls ${M_BELOW})
+  foreach(h ${M_VIEWS})
+    get_filename_component(d ${h} DIRECTORY)
+    list(APPEND calls ${d})
+  endforeach()
+  set_property(GLOBAL PROPERTY PVOMP_CALLS_${name} ${calls})
   set(PVOMP_MODULES ${PVOMP_MODULES} ${name} PARENT_SCOPE)
 endfunction()
 

@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "base/message.h"
+#include "base/version.h"
 #include "ompt/tool.h"
 #include "runtime/ompt_view.h"
 
@@ -38,7 +39,6 @@ typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned int, const char *);
 static ompt_start_tool_result_t *tool;   /* the active tool's answer */
 static atomic_int finished;              /* finalization done (or under way) */
 
-const char *pvomp_version(void);         /* version.c */
 int omp_get_initial_device(void);        /* icv_api.c */
 
 static const char *runtime_version(void)

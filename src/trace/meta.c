@@ -11,13 +11,12 @@
 
 #include "base/alloc.h"
 #include "base/clock.h"
+#include "base/version.h"
 #include "trace/trace.h"
 
 /* Strings in the log's own records are cut at this length (the command line
  * can be long; nothing else comes close). */
 #define META_STRMAX 4096u
-
-const char *pvomp_version(void);
 
 void pv_trace_buf_put(struct pv_trace_buf *b, const void *bytes, size_t len)
 {

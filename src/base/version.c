@@ -1,15 +1,14 @@
-/* pvomp's own identification, so that tests and tools can prove which
- * runtime a program really loaded. */
+/* pvomp's own identification (base/version.h). */
 #include <dlfcn.h>
 
-#include "runtime/internal.h"
+#include "base/compiler.h"
+#include "base/version.h"
 
 PV_EXPORT const char *pvomp_version(void)
 {
     return "pvomp 0.1";
 }
 
-/* Path of the shared object this code was loaded from. */
 PV_EXPORT const char *pvomp_runtime_path(void)
 {
     Dl_info info;
