@@ -1,4 +1,4 @@
-/* Explicit tasks: creation (GOMP_task and the deferred path).  The rest of
+/* Explicit tasks: creation (the deferred path; GOMP_task is in src/gomp/task.c).  The rest of
  * tasking is cut into parts that share task_parts.h: task blocks
  * (task_alloc.c), queueing, running and completion (task_run.c), waiting and
  * taskwait (task_wait.c), included and undeferred tasks (task_inline.c),
@@ -88,59 +88,4 @@ void pv_task_spawn(const struct pv_task_args *a, bool deferrable)
         spawn_deferred(team, a);
     else
         run_undeferred(team, a);
-}
-
-/* -------------------------------------------------------------- the ABI */
-
-static inline int bound_priority(int priority)
-{
-    if (priority < 0)
-        return 0;
-    return priority > pv_gicv.max_task_priority_var ? pv_gicv.max_task_priority_var : priority;
-}
-
-PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                         long arg_size, long arg_align, bool if_clause, unsigned flags,
-                         void **depend, int priority, void *detach)
-{
-    struct pv_thread *thr = &pv_thr;
-    struct pv_team *team = thr->ts.team;
-    struct pv_task *parent = thr->task;
-    if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
-        return;
-    PV_TASK_SITE_ENTRY();
-    /* Fast path: a plain task that runs at once (if(0), a one-thread team
-     * unless it has a priority, or the throttle),
-     * in this frame, with only the fields a running task needs. */
-    if (pv_likely(team && !cpyfn && !(flags & (PV_GTF_DEPEND | PV_GTF_DETACH)) &&
-                  !parent->final) &&
-        (!if_clause || (team->nthreads == 1 && !(flags & PV_GTF_PRIORITY)) ||
-         pv_task_throttled(team, 0))) {
-        struct pv_task u;
-        task_init_frame(&u, parent, team, (flags & PV_GTF_FINAL) != 0, 0); /* parent not final */
-        u.kind = PV_TASK_STACK;
-        u.tflags = PV_TF_UNDEFERRED | PV_TF_PROMOTABLE;
-        task_created(&u, true, flags, NULL, (void *)fn);
-        run_in_frame(thr, parent, &u, fn, data);
-        promotable_end(thr, parent, &u);
-        return;
-    }
-    struct pv_task_args a = {
-        .fn = fn,
-        .data = data,
-        .cpyfn = cpyfn,
-        .arg_size = arg_size,
-        .arg_align = arg_align > 0 ? arg_align : 1,
-        .flags = flags,
-        .priority = (flags & PV_GTF_PRIORITY) ? bound_priority(priority) : 0,
-        .depend = depend,
-        .detach = detach,
-    };
-    pv_task_spawn(&a, if_clause);
-}
-
-PV_EXPORT void GOMP_taskyield(void)
-{
-    /* Every task is tied and runs to its end; nothing to give way to that
-     * the waiting points do not already run. */
 }

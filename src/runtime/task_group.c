@@ -23,11 +23,6 @@ void pv_taskgroup_start(void)
     t->taskgroup = pv_taskgroup_new(t->taskgroup);
 }
 
-PV_EXPORT void GOMP_taskgroup_start(void)
-{
-    pv_taskgroup_start_entry();
-}
-
 void pv_taskgroup_end(void)
 {
     struct pv_thread *thr = &pv_thr;
@@ -39,11 +34,6 @@ void pv_taskgroup_end(void)
         wait_until(thr->ts.team, t, group_done, tg);
     t->taskgroup = tg->prev;
     free(tg);
-}
-
-PV_EXPORT void GOMP_taskgroup_end(void)
-{
-    pv_taskgroup_end_entry();
 }
 
 /* Cancellation of the innermost taskgroup (called by GOMP_cancel and

@@ -241,6 +241,12 @@ static inline bool pv_task_throttled(struct pv_team *team, uint64_t more)
            pv_task_throttle_limit(team);
 }
 
+/* The taskloop construct of n iterations from start by step (taskloop.c;
+ * codeptr: the entry's return address with a tool attached, else NULL). */
+void pv_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                 long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+                 uint64_t start, uint64_t n, uint64_t step, const void *codeptr);
+
 /* Taskgroups (task.c): the bodies of GOMP_taskgroup_start/end. */
 struct pv_taskgroup *pv_taskgroup_new(struct pv_taskgroup *prev);
 void pv_taskgroup_start(void);

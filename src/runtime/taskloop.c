@@ -1,4 +1,5 @@
-/* The taskloop construct: GOMP_taskloop (long) and GOMP_taskloop_ull.
+/* The taskloop construct (pv_taskloop; its entry points GOMP_taskloop and
+ * GOMP_taskloop_ull are in src/gomp/task.c).
  *
  * The n iterations are cut into tasks: the first `nbig` tasks get `big`
  * iterations, the others `small`.  Each task's firstprivate block starts
@@ -52,14 +53,14 @@ struct taskloop_head {
     uintptr_t *reductions;
 };
 
-/* codeptr: the call's return address when a tool is attached, else NULL.
+/* n iterations from start by step (the entry point counted them).  codeptr:
+ * the call's return address when a tool is attached, else NULL.
  * The tool sees the taskloop region inside its taskgroup (as libomp
  * reports it): taskgroup begin, taskloop begin, the tasks (each with its
  * chunk), taskloop end, the taskgroup's wait and end. */
-static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                     long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
-                     int priority, uint64_t start, uint64_t n, uint64_t step,
-                     const void *codeptr)
+void pv_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                 long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+                 uint64_t start, uint64_t n, uint64_t step, const void *codeptr)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
@@ -150,36 +151,4 @@ static void taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void 
         if (codeptr)
             pv_ompt_sync_end(ompt_sync_region_taskgroup, codeptr);
     }
-}
-
-PV_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                             long arg_size, long arg_align, unsigned flags,
-                             unsigned long num_tasks, int priority, long start, long end,
-                             long step)
-{
-    PV_TASK_SITE();
-    uint64_t n = 0;
-    if (step > 0 && start < end)
-        n = ((uint64_t)end - (uint64_t)start - 1) / (uint64_t)step + 1;
-    else if (step < 0 && start > end)
-        n = ((uint64_t)start - (uint64_t)end - 1) / (0 - (uint64_t)step) + 1;
-    taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority,
-             (uint64_t)start, n, (uint64_t)step,
-             pv_ompt_tool() ? __builtin_return_address(0) : NULL);
-}
-
-PV_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                                 long arg_size, long arg_align, unsigned flags,
-                                 unsigned long num_tasks, int priority,
-                                 unsigned long long start, unsigned long long end,
-                                 unsigned long long step)
-{
-    PV_TASK_SITE();
-    uint64_t n = 0;
-    if ((flags & PV_GTF_UP) && start < end)
-        n = (end - start - 1) / step + 1;
-    else if (!(flags & PV_GTF_UP) && start > end)
-        n = (start - end - 1) / (0 - step) + 1;
-    taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, n, step,
-             pv_ompt_tool() ? __builtin_return_address(0) : NULL);
 }
