@@ -1,8 +1,9 @@
 /* Doacross loops: ordered(n) with depend(sink)/depend(source).
  *
  * The worksharing loop runs the outermost ordered loop as iterations
- * 0..counts[0]-1; GOMP_doacross_post(v) says iteration vector v is done up to
- * its source point, GOMP_doacross_wait(w...) waits until w is.
+ * 0..counts[0]-1; a post of v (GOMP_doacross_post) says iteration vector v is
+ * done up to its source point, a wait for w (GOMP_doacross_wait) waits until
+ * w is.  The entry points are in src/gomp/doacross.c.
  *
  * Iterations are grouped into "lanes" that one thread executes in
  * lexicographic order: a thread's whole share (static), a chunk (dynamic),
@@ -232,22 +233,13 @@ static __attribute__((noinline)) void post_under_tool(const struct pv_doacross *
         post(d, counts, is_ull);
 }
 
-PV_EXPORT void GOMP_doacross_post(long *counts)
+void pv_doacross_post(const void *counts, bool is_ull)
 {
     const struct pv_doacross *d = current();
     if (pv_ompt_tool())
-        post_under_tool(d, counts, false);
+        post_under_tool(d, counts, is_ull);
     else if (d)
-        post(d, counts, false);
-}
-
-PV_EXPORT void GOMP_doacross_ull_post(pv_ull *counts)
-{
-    const struct pv_doacross *d = current();
-    if (pv_ompt_tool())
-        post_under_tool(d, counts, true);
-    else if (d)
-        post(d, counts, true);
+        post(d, counts, is_ull);
 }
 
 /* Wait for the vector (first, then the rest of it from ap, as long or as
@@ -267,33 +259,17 @@ static inline void wait_args(const struct pv_doacross *d, pv_ull first, va_list 
         free(v);
 }
 
-PV_EXPORT void GOMP_doacross_wait(long first, ...)
+void pv_doacross_wait(pv_ull first, va_list ap, bool is_ull)
 {
     const struct pv_doacross *d = current();
-    if (!d && !pv_ompt_tool())
-        return;
-    va_list ap;
-    va_start(ap, first);
-    wait_args(d, (pv_ull)first, ap, false);
-    va_end(ap);
-}
-
-PV_EXPORT void GOMP_doacross_ull_wait(pv_ull first, ...)
-{
-    const struct pv_doacross *d = current();
-    if (!d && !pv_ompt_tool())
-        return;
-    va_list ap;
-    va_start(ap, first);
-    wait_args(d, first, ap, true);
-    va_end(ap);
+    if (d || pv_ompt_tool())
+        wait_args(d, first, ap, is_ull);
 }
 
 /* ----------------------------------------------------------- loop starts */
 
-/* Enter a doacross loop: iterations 0..counts[0]-1 of the outermost loop. */
-static struct pv_ws *doacross_enter(unsigned ncounts, const void *counts, bool is_ull,
-                                    int sched, pv_ull chunk, void **mem)
+struct pv_ws *pv_doacross_enter(unsigned ncounts, const void *counts, bool is_ull, int sched,
+                                pv_ull chunk, void **mem)
 {
     bool init = pv_ws_start();
     struct pv_ws *ws = pv_thr.ts.ws;
@@ -307,105 +283,4 @@ static struct pv_ws *doacross_enter(unsigned ncounts, const void *counts, bool i
     if (pv_ompt_tool())
         pv_ompt_loop_begin(ws);
     return ws;
-}
-
-static bool doacross_start(unsigned ncounts, long *counts, int sched, pv_ull chunk,
-                           void **mem, long *istart, long *iend)
-{
-    struct pv_ws *ws = doacross_enter(ncounts, counts, false, sched, chunk, mem);
-    if (!istart)
-        return true;
-    pv_ull s0, e0;
-    return pv_out_long(ws, pv_iter_next(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long *counts, long chunk,
-                                               long *istart, long *iend)
-{
-    return doacross_start(ncounts, counts, PV_SCHED_STATIC, chunk > 0 ? (pv_ull)chunk : 0,
-                          NULL, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long *counts, long chunk,
-                                                long *istart, long *iend)
-{
-    return doacross_start(ncounts, counts, PV_SCHED_DYNAMIC, chunk > 0 ? (pv_ull)chunk : 1,
-                          NULL, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long *counts, long chunk,
-                                               long *istart, long *iend)
-{
-    return doacross_start(ncounts, counts, PV_SCHED_GUIDED, chunk > 0 ? (pv_ull)chunk : 1,
-                          NULL, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long *counts, long *istart,
-                                                long *iend)
-{
-    pv_ull chunk;
-    int sched = pv_sched_runtime(&chunk);
-    return doacross_start(ncounts, counts, sched, chunk, NULL, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long sched, long chunk,
-                                        long *istart, long *iend, uintptr_t *reductions,
-                                        void **mem)
-{
-    pv_ull c;
-    int kind = pv_sched_resolve(sched, chunk, &c);
-    bool more = doacross_start(ncounts, counts, kind, c, mem, istart, iend);
-    if (reductions)
-        pv_task_ws_reductions(reductions);
-    return more;
-}
-
-static bool doacross_ull_start(unsigned ncounts, pv_ull *counts, int sched, pv_ull chunk,
-                               void **mem, pv_ull *istart, pv_ull *iend)
-{
-    struct pv_ws *ws = doacross_enter(ncounts, counts, true, sched, chunk, mem);
-    if (!istart)
-        return true;
-    pv_ull s0, e0;
-    return pv_out_ull(ws, pv_iter_next(ws, &s0, &e0), &s0, &e0, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, pv_ull *counts,
-                                                   pv_ull chunk, pv_ull *istart, pv_ull *iend)
-{
-    return doacross_ull_start(ncounts, counts, PV_SCHED_STATIC, chunk, NULL, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, pv_ull *counts,
-                                                    pv_ull chunk, pv_ull *istart, pv_ull *iend)
-{
-    return doacross_ull_start(ncounts, counts, PV_SCHED_DYNAMIC, chunk ? chunk : 1, NULL,
-                              istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, pv_ull *counts,
-                                                   pv_ull chunk, pv_ull *istart, pv_ull *iend)
-{
-    return doacross_ull_start(ncounts, counts, PV_SCHED_GUIDED, chunk ? chunk : 1, NULL,
-                              istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, pv_ull *counts,
-                                                    pv_ull *istart, pv_ull *iend)
-{
-    pv_ull chunk;
-    int sched = pv_sched_runtime(&chunk);
-    return doacross_ull_start(ncounts, counts, sched, chunk, NULL, istart, iend);
-}
-
-PV_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, pv_ull *counts, long sched,
-                                            pv_ull chunk, pv_ull *istart, pv_ull *iend,
-                                            uintptr_t *reductions, void **mem)
-{
-    pv_ull c;
-    int kind = pv_sched_resolve_ull(sched, chunk, &c);
-    bool more = doacross_ull_start(ncounts, counts, kind, c, mem, istart, iend);
-    if (reductions)
-        pv_task_ws_reductions(reductions);
-    return more;
 }

@@ -10,6 +10,8 @@
 #ifndef PV_RUNTIME_LOOP_H
 #define PV_RUNTIME_LOOP_H
 
+#include <stdarg.h>
+
 #include "runtime/internal.h"
 #include "runtime/iter.h"
 #include "trace/trace.h"
@@ -184,5 +186,14 @@ static inline void pv_loop_leave(void)
 /* Initialiser of a doacross loop: counts[0..ncounts-1] are the iteration
  * counts of the ordered(n) nest, as long (is_ull false) or unsigned long long. */
 void pv_doacross_setup(struct pv_ws *ws, unsigned ncounts, const void *counts, bool is_ull);
+/* Enter a doacross loop (GOMP_loop_*doacross_start): iterations
+ * 0..counts[0]-1 of the outermost loop, with a tool's loop begin. */
+struct pv_ws *pv_doacross_enter(unsigned ncounts, const void *counts, bool is_ull, int sched,
+                                pv_ull chunk, void **mem);
+/* The current loop's post of the vector `counts` (GOMP_doacross_post), and
+ * wait for the vector `first, ap...` (GOMP_doacross_wait); a tool hears of
+ * each first. */
+void pv_doacross_post(const void *counts, bool is_ull);
+void pv_doacross_wait(pv_ull first, va_list ap, bool is_ull);
 
 #endif
