@@ -10,6 +10,8 @@
  * old byte would survive the store, so the translations are discarded. */
 #include "ompt/patch.h"
 
+#ifndef PVOMP_NO_OMPT /* without OMPT no entry is patched */
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,3 +72,4 @@ const unsigned char *pv_ompt_patch_site(const char *name)
             return p->site;
     return NULL;
 }
+#endif
