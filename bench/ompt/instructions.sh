@@ -126,9 +126,9 @@ budget = {
     "LOCK": 0,           # omp_set_lock, omp_unset_lock: the lock group's flags
     "ATOMIC_ld": 0,      # GOMP_atomic_start, _end: the critical group's flags
     # GOMP_ordered_start: its loop's test (an ordered loop begun with a tool
-    # has ordered_start_work); GOMP_ordered_end, an empty function without
-    # OMPT: its jump through the switched pointer (PV_OMPT_SWITCHED)
-    "ORDERED": 1,
+    # has ordered_start_work); GOMP_ordered_end, a lone ret patched into a
+    # jump at a tool's start (PV_OMPT_PATCHED, src/ompt/patch.h): nothing
+    "ORDERED": 0,
     # loop start (the work begin: no trace test on every thread's path); the
     # chunk shares loop_chunk's flag, the loop end the barrier's
     "FOR_dynamic": 2,

@@ -11,6 +11,7 @@
  * sees the bit (the constructor attaches the tool before the program runs a
  * construct).  They are cleared after the tool is detached.  The entry
  * points without a test (PV_OMPT_SWITCHED) switch at the same moments. */
+#include "ompt/patch.h"
 #include "ompt/ompt.h"
 #include "trace/held.h"
 #include "trace/trace.h"
@@ -46,5 +47,6 @@ void pv_ompt_observe_sites(bool on)
 #ifndef PVOMP_NO_OMPT
     for (const struct pv_ompt_switch *s = __start_pv_ompt_switch; s < __stop_pv_ompt_switch; s++)
         __atomic_store_n(s->entry, on ? s->told : s->plain, __ATOMIC_RELAXED);
+    pv_ompt_patch_sites(on); /* and the patched ones (patch.h) */
 #endif
 }

@@ -19,6 +19,7 @@
 #include "runtime/loop.h"
 #include "trace/trace.h"
 #include "runtime/task_internal.h"
+#include "ompt/patch.h"
 
 void pv_ordered_setup(struct pv_ws *ws, unsigned nthreads)
 {
@@ -213,18 +214,15 @@ PV_EXPORT void GOMP_ordered_start(void)
 }
 
 /* GOMP_ordered_end: the turn moves on when the chunk is done (see above),
- * so without a tool there is nothing to do, and with one the released
- * event (PV_OMPT_SWITCHED: no test on the path without a tool). */
-static void ordered_end(void)
-{
-}
-
-static void ordered_end_told(void)
+ * so without a tool there is nothing to do: the entry is a lone `ret`, which
+ * a tool's start patches into a jump to the released event
+ * (PV_OMPT_PATCHED, ompt/patch.h). */
+static __attribute__((used)) void ordered_end_told(void)
 {
     pv_ompt_mutex_released(ompt_mutex_ordered, pv_thr.ts.ws, pv_ompt_entry_ra());
 }
 
-PV_OMPT_SWITCHED(GOMP_ordered_end, ordered_end, ordered_end_told)
+PV_OMPT_PATCHED(GOMP_ordered_end, ordered_end_told);
 
 /* Every ordered *_next does the same: the schedule is in the slot. */
 static inline bool ordered_next(struct pv_ws *ws, pv_ull *s0, pv_ull *e0)

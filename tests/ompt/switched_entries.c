@@ -3,10 +3,14 @@
  * sites): while the tool is attached every taskwait, ordered region and
  * task reaches it, with the program's call as codeptr_ra; after
  * ompt_finalize_tool the entries are switched back and none does.  The
- * tool is in the program itself (ompt_start_tool exported, -rdynamic). */
+ * tool is in the program itself (ompt_start_tool exported, -rdynamic).
+ * GOMP_ordered_end is patched (src/ompt/patch.h): its first byte is the
+ * opcode of `jmp rel32` while the tool is attached and `ret` after. */
+#include <dlfcn.h>
 #include <omp.h>
 #include <omp-tools.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pvomp_check.h"
 
@@ -85,6 +89,15 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int version, const char *runt
 
 static long sum;
 
+/* GOMP_ordered_end's first byte in the loaded runtime (its own definition,
+ * not the program's PLT). */
+static int ordered_end_byte(void)
+{
+    void *rt = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD);
+    const unsigned char *f = rt ? (const unsigned char *)dlsym(rt, "GOMP_ordered_end") : NULL;
+    return f ? f[0] : -1;
+}
+
 /* ROUNDS tasks and taskwaits, one ordered loop of ITERS iterations, on
  * `threads` threads. */
 static void work(int threads)
@@ -121,7 +134,15 @@ int main(void)
     /* The address the program returns to from GOMP_ordered_end: inside
      * this program, not in the runtime. */
     CHECK(ordered_codeptr_last != NULL);
+    int b = ordered_end_byte();
+    if (b != 0xe9)
+        printf("GOMP_ordered_end with the tool: first byte 0x%x, expected 0xe9 (jmp rel32)\n", b);
+    CHECK(b == 0xe9);
     finalize_tool();
+    b = ordered_end_byte();
+    if (b != 0xc3)
+        printf("GOMP_ordered_end after finalize: first byte 0x%x, expected 0xc3 (ret)\n", b);
+    CHECK(b == 0xc3);
     for (int threads = 1; threads <= 2; threads++)
         work(threads);
     printf("after finalize: %ld taskwaits, %ld ordered releases, %ld tasks created, %ld ended\n",
