@@ -15,8 +15,8 @@
 
 #include <stdbool.h>
 
-#define PV_PATCH_RET 0xc3u   /* the body without a tool */
-#define PV_PATCH_JMP 0xe9u   /* jmp rel32: the body with one */
+#define PV_PATCH_RET 0xc3    /* the body without a tool */
+#define PV_PATCH_JMP 0xe9    /* jmp rel32: the body with one */
 
 /* Point every patched entry at its told variant (on) or back at `ret`.
  * False, after one warning on stderr, if the text could not be made
