@@ -8,13 +8,6 @@
 
 #include "runtime/task_parts.h"
 
-static inline int bound_priority(int priority)
-{
-    if (priority < 0)
-        return 0;
-    return priority > pv_gicv.max_task_priority_var ? pv_gicv.max_task_priority_var : priority;
-}
-
 PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                          long arg_size, long arg_align, bool if_clause, unsigned flags,
                          void **depend, int priority, void *detach)
@@ -48,7 +41,7 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         .arg_size = arg_size,
         .arg_align = arg_align > 0 ? arg_align : 1,
         .flags = flags,
-        .priority = (flags & PV_GTF_PRIORITY) ? bound_priority(priority) : 0,
+        .priority = (flags & PV_GTF_PRIORITY) ? pv_task_priority_bound(priority) : 0,
         .depend = depend,
         .detach = detach,
     };

@@ -176,6 +176,14 @@ struct pv_task_args {
     bool in_place;                /* undeferred: data is already the task's own copy */
     uint64_t lo, hi;
 };
+/* A priority clause's value within 0..max-task-priority-var (the args'
+ * `priority`; GOMP_task and GOMP_taskloop). */
+static inline int pv_task_priority_bound(int priority)
+{
+    if (priority < 0)
+        return 0;
+    return priority > pv_gicv.max_task_priority_var ? pv_gicv.max_task_priority_var : priority;
+}
 /* In GOMP_task and GOMP_taskloop*: the entry's return address as the
  * site of the tasks it creates (task_create's codeptr_ra), unless an outer
  * entry (kmpc's, which calls GOMP_task) named it.  Only while task_create is

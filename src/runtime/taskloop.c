@@ -91,10 +91,6 @@ void pv_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), 
     if (codeptr)
         pv_ompt_taskloop(true, n, codeptr);
 
-    if (priority < 0)
-        priority = 0;
-    if (priority > pv_gicv.max_task_priority_var)
-        priority = pv_gicv.max_task_priority_var;
     struct pv_task_args a = {
         .fn = fn,
         .data = data,
@@ -102,7 +98,7 @@ void pv_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), 
         .arg_size = arg_size,
         .arg_align = arg_align > 0 ? arg_align : 1,
         .flags = flags & PV_GTF_FINAL,
-        .priority = priority,
+        .priority = pv_task_priority_bound(priority),
         .bounds = true,
     };
     bool deferrable = (flags & PV_GTF_IF) && team && thr->task && !thr->task->final &&
