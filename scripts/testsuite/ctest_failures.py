@@ -5,16 +5,15 @@ this at the very end of a failed run, so the part of a CI log that is kept
 (its tail) says which test failed and why.
 usage: ctest_failures.py <junit.xml> [lines per test, default 30]"""
 import sys
-import xml.etree.ElementTree as ET
+
+from ctest_junit import testcases
 
 
 def main(path, keep):
-    try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as e:
-        print("ctest: cannot read the JUnit report %s (%s)" % (path, e))
+    cases = testcases(path)
+    if cases is None:
         return 1
-    failed = [c for c in root.iter("testcase")
+    failed = [c for c in cases
               if c.find("failure") is not None or c.find("error") is not None
               or c.get("status") == "fail"]
     if not failed:

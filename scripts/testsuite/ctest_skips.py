@@ -6,17 +6,16 @@ that should have run and did not).  usage: ctest_skips.py <junit.xml>"""
 import os
 import re
 import sys
-import xml.etree.ElementTree as ET
+
+from ctest_junit import testcases
 
 
 def main(path):
-    try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as e:
-        print("ctest: cannot read the JUnit report %s (%s)" % (path, e))
+    cases = testcases(path)
+    if cases is None:
         return 1
     skipped = []
-    for case in root.iter("testcase"):
+    for case in cases:
         if case.find("skipped") is None:
             continue
         out = case.findtext("system-out") or ""
