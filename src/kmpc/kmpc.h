@@ -81,6 +81,19 @@ void pv_kmpc_body(void *data);
  * pointers gets whatever its register held, as with libomp. */
 #define PV_KMPC_PROGRAM_FRAME() (*(void *const *)__builtin_frame_address(0))
 
+/* Exports impl as libomp's name@VERSION (the row of name in kmpc.abi says
+ * compat, so gen_abi.py makes no alias of its own). */
+#define PV_KMP_SYMVER(impl, name) __asm__(".symver " #impl ", " #name "@VERSION")
+
+/* At every entry through which a clang program starts using the runtime
+ * (fork, serialized parallel, displaying affinity, libomp's view of
+ * run-sched-var): the first one switches what libomp does differently
+ * for the rest of the process (kmpc_icv.c). */
+void pv_kmpc_start(void);
+
+/* omp_get_schedule@VERSION: run-sched-var as libomp reports it (kmpc_icv.c). */
+void pv_kmp_omp_get_schedule(int *kind, int *chunk);
+
 /* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
 /* A hidden helper thread takes its number, 1..N (kmpc_hidden.c). */

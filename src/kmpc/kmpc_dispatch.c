@@ -15,7 +15,8 @@
  * rounded up to the chunk; guided_simd (46) runs the GOMP guided loop over
  * groups of `chunk` iterations (chunks shrink as libgomp's guided does, by
  * the number of threads, where libomp's shrink by twice that);
- * runtime_simd (47) reads run-sched-var as libomp does (see simd_resolve).
+ * runtime_simd (47) reads run-sched-var as libomp does (see simd_resolve);
+ * so does runtime (37), through libomp's view of it (runtime_kind).
  *
  * ENTRY: __kmpc_dispatch_init only enters the construct (GOMP_loop_start
  * without a first range), as libomp's takes no chunk: a thread may take
@@ -33,25 +34,42 @@ typedef unsigned long long ull;
 bool GOMP_loop_ordered_static_start(long, long, long, long, long *, long *);
 bool GOMP_loop_ordered_dynamic_start(long, long, long, long, long *, long *);
 bool GOMP_loop_ordered_guided_start(long, long, long, long, long *, long *);
-bool GOMP_loop_ordered_runtime_start(long, long, long, long *, long *);
 bool GOMP_loop_ordered_static_next(long *, long *);
 bool GOMP_loop_ordered_dynamic_next(long *, long *);
 bool GOMP_loop_ordered_guided_next(long *, long *);
-bool GOMP_loop_ordered_runtime_next(long *, long *);
 bool GOMP_loop_ull_ordered_static_start(bool, ull, ull, ull, ull, ull *, ull *);
 bool GOMP_loop_ull_ordered_dynamic_start(bool, ull, ull, ull, ull, ull *, ull *);
 bool GOMP_loop_ull_ordered_guided_start(bool, ull, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_ordered_runtime_start(bool, ull, ull, ull, ull *, ull *);
 bool GOMP_loop_ull_ordered_static_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_dynamic_next(ull *, ull *);
 bool GOMP_loop_ull_ordered_guided_next(ull *, ull *);
-bool GOMP_loop_ull_ordered_runtime_next(ull *, ull *);
-void omp_get_schedule(int *kind, int *chunk);
 int omp_get_num_threads(void);
 
-enum gomp_kind { K_STATIC, K_DYNAMIC, K_GUIDED, K_RUNTIME };
+enum gomp_kind { K_STATIC, K_DYNAMIC, K_GUIDED };
 /* GOMP_loop_start's schedule numbers. */
-static const long gomp_sched[] = {[K_STATIC] = 1, [K_DYNAMIC] = 2, [K_GUIDED] = 3, [K_RUNTIME] = 0};
+static const long gomp_sched[] = {[K_STATIC] = 1, [K_DYNAMIC] = 2, [K_GUIDED] = 3};
+
+/* schedule(runtime): run-sched-var as libomp's routines see it (its default
+ * is static, libgomp's dynamic,1: kmpc_icv.c), so that a clang program runs
+ * what its omp_get_schedule reports. */
+static enum gomp_kind runtime_kind(long *chunk)
+{
+    int kind, c;
+    pv_kmp_omp_get_schedule(&kind, &c);
+    *chunk = c;
+    switch (kind & 0x7fffffff) { /* omp_sched_monotonic */
+    case 1: /* static */
+        return K_STATIC;
+    case 2: /* dynamic */
+        return K_DYNAMIC;
+    case 3:   /* guided */
+    case 101: /* libomp's trapezoidal */
+        return K_GUIDED;
+    default: /* auto: static, as libgomp chooses */
+        *chunk = 0;
+        return K_STATIC;
+    }
+}
 
 /* libomp's schedule number -> the GOMP loop that implements it. */
 static enum gomp_kind gomp_kind(kmp_int32 schedule, bool *ordered, long *chunk)
@@ -79,8 +97,8 @@ static enum gomp_kind gomp_kind(kmp_int32 schedule, bool *ordered, long *chunk)
     case PV_KMP_GUIDED_SIMD:
     case PV_KMP_TRAPEZOIDAL:
         return K_GUIDED;
-    default: /* runtime, runtime_simd, and anything unknown */
-        return K_RUNTIME;
+    default: /* runtime, and anything unknown */
+        return runtime_kind(chunk);
     }
 }
 
@@ -94,15 +112,15 @@ static ull simd_resolve(kmp_int32 *schedule, long *chunk, ull tc)
     long width = *chunk > 0 ? *chunk : 1;
     if (*schedule == PV_KMP_RUNTIME_SIMD) {
         int kind, c;
-        omp_get_schedule(&kind, &c);
+        pv_kmp_omp_get_schedule(&kind, &c);
         kind &= 0x7fffffff; /* omp_sched_monotonic */
         if ((kind == 1 && c <= 0) || kind == 4) { /* static, auto */
             *schedule = PV_KMP_STATIC_BALANCED_CHUNKED;
         } else {
             *chunk = width * (c > 0 ? c : 1);
-            *schedule = kind == 1 ? PV_KMP_STATIC_CHUNKED
-                        : kind == 3 ? PV_KMP_GUIDED_SIMD
-                                    : PV_KMP_DYNAMIC_CHUNKED;
+            *schedule = kind == 1                 ? PV_KMP_STATIC_CHUNKED
+                        : kind == 3 || kind == 101 ? PV_KMP_GUIDED_SIMD /* 101: trapezoidal */
+                                                   : PV_KMP_DYNAMIC_CHUNKED;
         }
     }
     if (*schedule == PV_KMP_STATIC_BALANCED_CHUNKED) {
@@ -169,7 +187,7 @@ static void init_signed(kmp_int32 schedule, long lb, long ub, long st, long chun
     if (!ordered) { /* enter only: libomp's init takes no chunk (see ENTRY) */
         static bool (*const next[])(long *, long *) = {
             [K_STATIC] = GOMP_loop_static_next, [K_DYNAMIC] = GOMP_loop_dynamic_next,
-            [K_GUIDED] = GOMP_loop_guided_next, [K_RUNTIME] = GOMP_loop_runtime_next};
+            [K_GUIDED] = GOMP_loop_guided_next};
         disp.have_first = false;
         disp.next_l = next[k];
         GOMP_loop_start(lb, end, st, gomp_sched[k], chunk, NULL, NULL, NULL, NULL);
@@ -188,15 +206,10 @@ static void init_signed(kmp_int32 schedule, long lb, long ub, long st, long chun
                       : GOMP_loop_dynamic_start(lb, end, st, chunk, s, e);
         disp.next_l = ordered ? GOMP_loop_ordered_dynamic_next : GOMP_loop_dynamic_next;
         break;
-    case K_GUIDED:
+    default: /* K_GUIDED */
         got = ordered ? GOMP_loop_ordered_guided_start(lb, end, st, chunk, s, e)
                       : GOMP_loop_guided_start(lb, end, st, chunk, s, e);
         disp.next_l = ordered ? GOMP_loop_ordered_guided_next : GOMP_loop_guided_next;
-        break;
-    default:
-        got = ordered ? GOMP_loop_ordered_runtime_start(lb, end, st, s, e)
-                      : GOMP_loop_runtime_start(lb, end, st, s, e);
-        disp.next_l = ordered ? GOMP_loop_ordered_runtime_next : GOMP_loop_runtime_next;
         break;
     }
     disp.have_first = got;
@@ -233,7 +246,7 @@ static void init_unsigned(kmp_int32 schedule, ull lb, ull ub, long st, long chun
     if (!ordered) { /* enter only, as init_signed */
         static bool (*const next[])(ull *, ull *) = {
             [K_STATIC] = GOMP_loop_ull_static_next, [K_DYNAMIC] = GOMP_loop_ull_dynamic_next,
-            [K_GUIDED] = GOMP_loop_ull_guided_next, [K_RUNTIME] = GOMP_loop_ull_runtime_next};
+            [K_GUIDED] = GOMP_loop_ull_guided_next};
         disp.have_first = false;
         disp.next_u = next[k];
         GOMP_loop_ull_start(up, lb, end, incr, gomp_sched[k], c, NULL, NULL, NULL, NULL);
@@ -252,15 +265,10 @@ static void init_unsigned(kmp_int32 schedule, ull lb, ull ub, long st, long chun
                       : GOMP_loop_ull_dynamic_start(up, lb, end, incr, c, s, e);
         disp.next_u = ordered ? GOMP_loop_ull_ordered_dynamic_next : GOMP_loop_ull_dynamic_next;
         break;
-    case K_GUIDED:
+    default: /* K_GUIDED */
         got = ordered ? GOMP_loop_ull_ordered_guided_start(up, lb, end, incr, c, s, e)
                       : GOMP_loop_ull_guided_start(up, lb, end, incr, c, s, e);
         disp.next_u = ordered ? GOMP_loop_ull_ordered_guided_next : GOMP_loop_ull_guided_next;
-        break;
-    default:
-        got = ordered ? GOMP_loop_ull_ordered_runtime_start(up, lb, end, incr, s, e)
-                      : GOMP_loop_ull_runtime_start(up, lb, end, incr, s, e);
-        disp.next_u = ordered ? GOMP_loop_ull_ordered_runtime_next : GOMP_loop_ull_runtime_next;
         break;
     }
     disp.have_first = got;

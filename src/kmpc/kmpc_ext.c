@@ -354,21 +354,24 @@ PV_EXPORT int ompc_get_team_size(int level)
 
 PV_EXPORT void ompc_set_affinity_format(const char *format)
 {
+    pv_kmpc_start();
     omp_set_affinity_format(format);
 }
 
 PV_EXPORT size_t ompc_get_affinity_format(char *buffer, size_t size)
 {
+    pv_kmpc_start(); /* libomp's default format */
     return omp_get_affinity_format(buffer, size);
 }
 
 PV_EXPORT void ompc_display_affinity(const char *format)
 {
-    pv_affinity_display_kmp();
+    pv_kmpc_start();
     omp_display_affinity(format);
 }
 
 PV_EXPORT size_t ompc_capture_affinity(char *buffer, size_t size, const char *format)
 {
+    pv_kmpc_start();
     return omp_capture_affinity(buffer, size, format);
 }

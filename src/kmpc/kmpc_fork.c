@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 
 #include "kmpc/kmpc.h"
-#include "runtime/internal.h" /* pv_affinity_display_kmp */
+#include "runtime/internal.h" /* pv_gicv */
 #include "runtime/unsupported.h"
 
 /* What push_num_threads / push_proc_bind asked of the next fork on this
@@ -125,7 +125,7 @@ void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, 
 {
     if (argc < 0 || argc > PV_KMPC_MAX_ARGS)
         pv_unsupported("__kmpc_fork_call/fork_teams with more than 30 shared arguments");
-    pv_affinity_display_kmp(); /* OMP_DISPLAY_AFFINITY prints as libomp does */
+    pv_kmpc_start(); /* OMP_DISPLAY_AFFINITY prints as libomp does, ... */
     a->fn = microtask;
     a->argc = argc;
     for (int i = 0; i < argc; i++)
@@ -157,7 +157,7 @@ PV_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid)
 {
     (void)loc, (void)gtid;
     pushed_threads = pushed_bind = 0;
-    pv_affinity_display_kmp();
+    pv_kmpc_start();
     PV_OMPT_GIVE();
     GOMP_parallel_start(serialized_body, NULL, 1);
     /* The program calls the body: its frame is the implicit task's exit_frame. */

@@ -23,8 +23,6 @@ typedef struct {
     void *lk;
 } kmp_nest_lock_t;
 
-#define PV_KMP_SYMVER(impl, name) __asm__(".symver " #impl ", " #name "@VERSION")
-
 PV_EXPORT void pv_kmp_init_nest_lock(kmp_nest_lock_t *lock)
 {
     lock->lk = pv_malloc(PV_NEST_LOCK_BYTES);

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/linux.h"
 #include "runtime/affinity.h"
 #include "runtime/internal.h"
 
@@ -28,6 +29,14 @@ int omp_get_ancestor_thread_num(int level);
 /* affinity-format-var is replaced under this lock; readers copy it. */
 static pthread_mutex_t format_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool format_owned; /* pv_gicv.affinity_format was malloc'd here */
+
+/* Where affinity lines go: libgomp prints them on stderr, libomp on stdout
+ * (the spec names no stream); set once a clang program starts using the
+ * runtime (pv_kmpc_start).  From then on, too, %i is libomp's (the thread's
+ * kernel id in decimal, libgomp's is its pthread_t in hex) and, unless
+ * OMP_AFFINITY_FORMAT or omp_set_affinity_format gave one, so is the default
+ * format: implementation defined, one per process, the first ABI's. */
+static bool display_stdout;
 
 /* Output with snprintf semantics: everything is counted, only what fits is
  * stored. */
@@ -187,7 +196,12 @@ static size_t expand(char *buffer, size_t size, const char *fmt)
             snprintf(val, sizeof val, "%d", omp_get_ancestor_thread_num(omp_get_level() - 1));
             break;
         case 'P': snprintf(val, sizeof val, "%d", (int)getpid()); break;
-        case 'i': snprintf(val, sizeof val, "0x%lx", (unsigned long)pthread_self()); break;
+        case 'i':
+            if (__atomic_load_n(&display_stdout, __ATOMIC_RELAXED))
+                snprintf(val, sizeof val, "%d", (int)pv_gettid());
+            else
+                snprintf(val, sizeof val, "0x%lx", (unsigned long)pthread_self());
+            break;
         case 'H':
             hostname(val, sizeof val);
             zero = false; /* strings are padded with spaces */
@@ -271,14 +285,17 @@ PV_EXPORT size_t omp_capture_affinity(char *buffer, size_t size, const char *for
     return len;
 }
 
-/* Where affinity lines go: libgomp prints them on stderr, libomp on stdout
- * (the spec names no stream); set once a clang program forks or displays. */
-static bool display_stdout;
+static char kmp_default_format[] = "OMP: pid %P tid %i thread %n bound to OS proc set {%A}";
 
 void pv_affinity_display_kmp(void)
 {
-    if (!__atomic_load_n(&display_stdout, __ATOMIC_RELAXED))
-        __atomic_store_n(&display_stdout, true, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&display_stdout, __ATOMIC_RELAXED))
+        return;
+    pthread_mutex_lock(&format_lock);
+    if (!format_owned && !pv_gicv.affinity_format_env)
+        pv_gicv.affinity_format = kmp_default_format;
+    pthread_mutex_unlock(&format_lock);
+    __atomic_store_n(&display_stdout, true, __ATOMIC_RELAXED);
 }
 
 /* The line (with '\n') goes out in one write. */

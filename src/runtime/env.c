@@ -20,6 +20,7 @@ struct pv_icv pv_initial_icv = {
     .nthreads_var = 1,
     .run_sched_var = PV_SCHED_DYNAMIC,
     .run_sched_chunk = 1,
+    .run_sched_kmp = PV_RUN_SCHED_KMP_DEFAULT,
     .dyn_var = false,
     .max_active_levels_var = 1,
     .thread_limit_var = UINT_MAX,
@@ -176,13 +177,14 @@ static void parse_hidden_helpers(void)
 /* ------------------------------------------------------------ the variables */
 
 /* OMP_SCHEDULE: [modifier:]kind[,chunk].  Without a modifier, static is
- * monotonic and the others are nonmonotonic (OpenMP 5.0). */
-static void parse_schedule(void)
+ * monotonic and the others are nonmonotonic (OpenMP 5.0).  libomp's own
+ * kinds are read too (libgomp rejects them): static_steal runs, and is
+ * reported, as dynamic (as libomp reports it); trapezoidal is guided for gcc
+ * programs and libomp's kind 101 for clang ones (run_sched_kmp). */
+static void schedule_from(const char *value)
 {
-    const char *value = getenv("OMP_SCHEDULE");
-    if (!value)
-        return;
     const char *p = skip_ws(value);
+    unsigned char kmp = PV_RUN_SCHED_KMP_SAME;
     int monotonic = 0; /* 1 monotonic, -1 nonmonotonic, 0 unspecified */
     unsigned kind;
     if (eat_word(&p, "monotonic"))
@@ -195,16 +197,22 @@ static void parse_schedule(void)
             goto bad;
         p = skip_ws(p);
     }
-    if (eat_word(&p, "static"))
-        kind = PV_SCHED_STATIC;
-    else if (eat_word(&p, "dynamic"))
+    if (eat_word(&p, "static_steal")) {
         kind = PV_SCHED_DYNAMIC;
-    else if (eat_word(&p, "guided"))
+    } else if (eat_word(&p, "trapezoidal")) {
         kind = PV_SCHED_GUIDED;
-    else if (eat_word(&p, "auto"))
+        kmp = PV_RUN_SCHED_KMP_TRAPEZOIDAL;
+    } else if (eat_word(&p, "static")) {
+        kind = PV_SCHED_STATIC;
+    } else if (eat_word(&p, "dynamic")) {
+        kind = PV_SCHED_DYNAMIC;
+    } else if (eat_word(&p, "guided")) {
+        kind = PV_SCHED_GUIDED;
+    } else if (eat_word(&p, "auto")) {
         kind = PV_SCHED_AUTO;
-    else
+    } else {
         goto bad;
+    }
 
     long chunk = kind == PV_SCHED_STATIC ? 0 : 1;
     p = skip_ws(p);
@@ -217,13 +225,42 @@ static void parse_schedule(void)
     } else if (*p != '\0') {
         goto bad;
     }
+    if (monotonic == 0 && kind == PV_SCHED_STATIC)
+        kmp = PV_RUN_SCHED_KMP_NO_MODIFIER;
     if (monotonic == 1 || (monotonic == 0 && kind == PV_SCHED_STATIC))
         kind |= PV_SCHED_MONOTONIC;
     pv_initial_icv.run_sched_var = kind;
     pv_initial_icv.run_sched_chunk = chunk;
+    pv_initial_icv.run_sched_kmp = kmp;
     return;
 bad:
     bad_value("OMP_SCHEDULE", value);
+}
+
+/* OMP_SCHEDULE as it was at load (NULL: unset), for pv_env_schedule_reread. */
+static char *schedule_at_load;
+
+static void parse_schedule(void)
+{
+    const char *value = getenv("OMP_SCHEDULE");
+    if (!value)
+        return;
+    schedule_at_load = strdup(value);
+    if (!schedule_at_load)
+        pv_fatal("out of memory copying OMP_SCHEDULE");
+    schedule_from(value);
+}
+
+bool pv_env_schedule_reread(struct pv_icv *icv)
+{
+    const char *value = getenv("OMP_SCHEDULE");
+    if (!value || (schedule_at_load && strcmp(value, schedule_at_load) == 0))
+        return false; /* unset since load: libomp too would see only the default */
+    schedule_from(value);
+    icv->run_sched_var = pv_initial_icv.run_sched_var;
+    icv->run_sched_chunk = pv_initial_icv.run_sched_chunk;
+    icv->run_sched_kmp = pv_initial_icv.run_sched_kmp;
+    return true;
 }
 
 /* A comma-separated list of positive numbers (OMP_NUM_THREADS). */
@@ -648,6 +685,7 @@ void pv_env_init(void)
         if (!copy)
             pv_fatal("out of memory copying OMP_AFFINITY_FORMAT");
         pv_gicv.affinity_format = copy;
+        pv_gicv.affinity_format_env = true;
     }
 
     parse_wait();

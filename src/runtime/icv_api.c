@@ -87,8 +87,10 @@ PV_EXPORT void omp_set_schedule(int kind, int chunk)
     }
     struct pv_icv *icv = icv_write();
     icv->run_sched_var = k;
+    icv->run_sched_kmp = PV_RUN_SCHED_KMP_SAME;
     if (c >= 0)
         icv->run_sched_chunk = c;
+    __atomic_store_n(&pv_gicv.run_sched_api, true, __ATOMIC_RELAXED);
 }
 
 PV_EXPORT void omp_get_schedule(int *kind, int *chunk)

@@ -37,6 +37,17 @@ enum pv_sched {
 };
 #define PV_SCHED_MONOTONIC 0x80000000u
 
+/* How libomp's routines (omp_get_schedule@VERSION, a clang program's
+ * schedule(runtime) loops: src/kmpc/kmpc_icv.c) see run-sched-var where
+ * libomp's implementation-defined answer differs from libgomp's, which
+ * run_sched_var keeps for gcc programs. */
+enum pv_run_sched_kmp {
+    PV_RUN_SCHED_KMP_SAME = 0,      /* the same kind and chunk */
+    PV_RUN_SCHED_KMP_DEFAULT,       /* never set: libomp's default, static unchunked */
+    PV_RUN_SCHED_KMP_NO_MODIFIER,   /* OMP_SCHEDULE=static: monotonic by rule, not shown */
+    PV_RUN_SCHED_KMP_TRAPEZOIDAL,   /* OMP_SCHEDULE=trapezoidal: libomp's kind 101 */
+};
+
 /* Active levels of parallelism supported (max-active-levels-var is capped here). */
 #define PV_SUPPORTED_ACTIVE_LEVELS 255u
 
@@ -54,6 +65,7 @@ struct pv_icv {
     unsigned nthreads_var;         /* first element of nthreads-var */
     unsigned run_sched_var;        /* enum pv_sched, possibly | PV_SCHED_MONOTONIC */
     long run_sched_chunk;
+    unsigned char run_sched_kmp;   /* enum pv_run_sched_kmp */
     bool dyn_var;
     unsigned max_active_levels_var;
     unsigned thread_limit_var;     /* UINT_MAX = unlimited */
@@ -76,9 +88,11 @@ struct pv_global_icv {
     enum pv_wait_policy wait_policy;
     bool display_env;
     bool display_env_verbose;
+    bool run_sched_api;            /* omp_set_schedule was called */
     int target_offload;            /* 0 default, 1 mandatory, 2 disabled */
     bool device_separate;          /* PVOMP_DEVICE_MEMORY=separate: device 0 has its own memory */
     char *affinity_format;
+    bool affinity_format_env;      /* affinity_format is OMP_AFFINITY_FORMAT's */
     bool display_affinity;
     unsigned default_allocator;    /* omp_allocator_handle_t value */
     uint32_t task_throttle;        /* tasks per thread before new ones run at once (64;
@@ -100,6 +114,9 @@ struct pv_place {
 extern struct pv_place *pv_places;        /* pv_num_places of them (ompt_view.h) */
 
 void pv_env_init(void);                   /* env.c: fills the ICVs from the environment */
+/* OMP_SCHEDULE once more, if the program changed it since load (setenv):
+ * into pv_initial_icv and *icv; false when it is as it was, or unset. */
+bool pv_env_schedule_reread(struct pv_icv *icv);
 void pv_affinity_init(void);              /* affinity_bind.c: the initial thread's place */
 /* Pick the places for a new team of n threads (bind policy `bind`) inside the
  * parent's partition; fills place[i] and partition for each member. */

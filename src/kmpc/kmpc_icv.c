@@ -1,0 +1,99 @@
+/* libomp's answers where the specification leaves the answer to the
+ * implementation, for clang programs (the omp_*@VERSION routines they bind
+ * to); gcc programs keep libgomp's through the OMP_x.y versions.  The ICVs
+ * stay one set per process (docs/kmpc.md, "Implementation-defined answers"):
+ *
+ * - devices: a clang program's target regions run on the host without
+ *   pvomp's device (clang calls no GOMP_target), so, as libomp without an
+ *   offload plugin, it sees no device: omp_get_num_devices is 0, and 0 is
+ *   the initial device's number;
+ * - run-sched-var: libomp's default is static unchunked (libgomp's
+ *   dynamic,1), OMP_SCHEDULE=static shows no monotonic modifier, and libomp's
+ *   own trapezoidal kind is 101 (pv_icv.run_sched_kmp says where the two
+ *   views differ); a clang program's schedule(runtime) loops run this view
+ *   (kmpc_dispatch.c);
+ * - the environment: libomp reads it at its first call, pvomp at load, so
+ *   the first clang entry reads OMP_SCHEDULE again if the program changed it
+ *   (setenv) and no omp_set_schedule has set the ICV since;
+ * - affinity: lines on stdout and libomp's default format (affinity_format.c,
+ *   pv_affinity_display_kmp). */
+#include "kmpc/kmpc.h"
+#include "runtime/internal.h" /* pv_icv_get, pv_gicv, pv_env_schedule_reread */
+#include "target/target.h"
+
+int omp_get_initial_device(void);
+int omp_pause_resource(int kind, int device_num);
+void omp_get_schedule(int *kind, int *chunk);
+int omp_get_level(void);
+
+#define KMP_SCHED_MONOTONIC 0x80000000u /* omp_sched_monotonic */
+#define KMP_SCHED_TRAPEZOIDAL 101       /* libomp's kmp_sched_trapezoidal */
+
+/* Set once the first clang entry has done its switch. */
+static bool started;
+
+void pv_kmpc_start(void)
+{
+    if (__builtin_expect(__atomic_load_n(&started, __ATOMIC_ACQUIRE), 1))
+        return;
+    if (__atomic_exchange_n(&started, true, __ATOMIC_ACQ_REL))
+        return;
+    pv_runtime_init();
+    pv_affinity_display_kmp();
+    /* Only outside every region: a team may be reading the ICVs. */
+    if (!__atomic_load_n(&pv_gicv.run_sched_api, __ATOMIC_RELAXED) && omp_get_level() == 0)
+        pv_env_schedule_reread(pv_icv_get());
+}
+
+PV_EXPORT void pv_kmp_omp_get_schedule(int *kind, int *chunk)
+{
+    pv_kmpc_start();
+    int k, c;
+    omp_get_schedule(&k, &c);
+    switch (pv_icv_get()->run_sched_kmp) {
+    case PV_RUN_SCHED_KMP_DEFAULT:
+        k = PV_SCHED_STATIC;
+        c = 0;
+        break;
+    case PV_RUN_SCHED_KMP_NO_MODIFIER:
+        k = (int)((unsigned)k & ~KMP_SCHED_MONOTONIC);
+        break;
+    case PV_RUN_SCHED_KMP_TRAPEZOIDAL:
+        k = (int)(((unsigned)k & KMP_SCHED_MONOTONIC) | KMP_SCHED_TRAPEZOIDAL);
+        break;
+    default:
+        break;
+    }
+    if (kind)
+        *kind = k;
+    if (chunk)
+        *chunk = c;
+}
+PV_KMP_SYMVER(pv_kmp_omp_get_schedule, omp_get_schedule);
+
+PV_EXPORT int pv_kmp_omp_get_num_devices(void)
+{
+    return 0;
+}
+PV_KMP_SYMVER(pv_kmp_omp_get_num_devices, omp_get_num_devices);
+
+PV_EXPORT int pv_kmp_omp_get_initial_device(void)
+{
+    return 0; /* omp_get_num_devices */
+}
+PV_KMP_SYMVER(pv_kmp_omp_get_initial_device, omp_get_initial_device);
+
+/* On the host, the initial device; in a kernel of pvomp's device (a gcc
+ * target region calling clang-compiled code), that device's number. */
+PV_EXPORT int pv_kmp_omp_get_device_num(void)
+{
+    return pv_target_in_kernel() ? pv_target_current_device() : 0;
+}
+PV_KMP_SYMVER(pv_kmp_omp_get_device_num, omp_get_device_num);
+
+/* Device 0 is the host (the initial device); there is no other. */
+PV_EXPORT int pv_kmp_omp_pause_resource(int kind, int device_num)
+{
+    return device_num == 0 ? omp_pause_resource(kind, omp_get_initial_device()) : -1;
+}
+PV_KMP_SYMVER(pv_kmp_omp_pause_resource, omp_pause_resource);
