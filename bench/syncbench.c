@@ -98,7 +98,9 @@ static void t_lock(long n)
 }
 
 /* ATOMIC on an int is a lock-prefixed instruction (no runtime call): a
- * control row.  On a long double gcc calls GOMP_atomic_start/end. */
+ * control row.  On a long double gcc calls GOMP_atomic_start/end; clang
+ * calls no runtime (a cmpxchg16b with -mcx16, see bench/CMakeLists.txt, or
+ * libatomic in bench/clang). */
 static void t_atomic(long n)
 {
 #pragma omp parallel

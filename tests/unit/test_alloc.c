@@ -17,7 +17,8 @@ void GOMP_free(void *ptr, uintptr_t allocator);
 
 #define ALIGNED(p, a) ((((uintptr_t)(p)) % (a)) == 0)
 
-static omp_allocator_handle_t make(int n, const omp_alloctrait_t *t)
+/* Not const: libomp's omp.h (clang's) declares the traits without it. */
+static omp_allocator_handle_t make(int n, omp_alloctrait_t *t)
 {
     return omp_init_allocator(omp_default_mem_space, n, t);
 }
@@ -304,7 +305,8 @@ static void *pool_worker(void *arg)
             sizes[k] = 16 + rand_r(&seed) % 2000;
             mine[k] = omp_alloc(sizes[k], shared_pool);
             if (mine[k]) {
-                long now = live_bytes += (long)sizes[k];
+                /* Not live_bytes += ...: clang 14 types that _Atomic long. */
+                long now = atomic_fetch_add(&live_bytes, (long)sizes[k]) + (long)sizes[k];
                 long m = max_live;
                 while (now > m && !atomic_compare_exchange_weak(&max_live, &m, now))
                     ;
