@@ -91,8 +91,10 @@ void pv_kmpc_body(void *data);
  * for the rest of the process (kmpc_icv.c). */
 void pv_kmpc_start(void);
 
-/* omp_get_schedule@VERSION: run-sched-var as libomp reports it (kmpc_icv.c). */
+/* omp_get_schedule@VERSION: run-sched-var as libomp reports it;
+ * omp_set_schedule@VERSION: libomp's kinds 101 and 102 too (kmpc_icv.c). */
 void pv_kmp_omp_get_schedule(int *kind, int *chunk);
+void pv_kmp_omp_set_schedule(int kind, int chunk);
 
 /* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);

@@ -19,7 +19,6 @@ void omp_set_num_threads(int);
 void omp_set_dynamic(int);
 void omp_set_nested(int);
 void omp_set_max_active_levels(int);
-void omp_set_schedule(int, int);
 int omp_get_ancestor_thread_num(int);
 int omp_get_team_size(int);
 void omp_set_affinity_format(const char *);
@@ -339,7 +338,7 @@ PV_EXPORT void ompc_set_max_active_levels(int levels)
 
 PV_EXPORT void ompc_set_schedule(int kind, int chunk)
 {
-    omp_set_schedule(kind, chunk);
+    pv_kmp_omp_set_schedule(kind, chunk); /* libomp's kinds too */
 }
 
 PV_EXPORT int ompc_get_ancestor_thread_num(int level)

@@ -10,7 +10,8 @@
  * - run-sched-var: libomp's default is static unchunked (libgomp's
  *   dynamic,1), OMP_SCHEDULE=static shows no monotonic modifier, and libomp's
  *   own trapezoidal kind is 101 (pv_icv.run_sched_kmp says where the two
- *   views differ); a clang program's schedule(runtime) loops run this view
+ *   views differ; omp_set_schedule takes 101 and 102, static_steal, too);
+ *   a clang program's schedule(runtime) loops run this view
  *   (kmpc_dispatch.c);
  * - the environment: libomp reads it at its first call, pvomp at load, so
  *   the first clang entry reads OMP_SCHEDULE again if the program changed it
@@ -18,7 +19,7 @@
  * - affinity: lines on stdout and libomp's default format (affinity_format.c,
  *   pv_affinity_display_kmp). */
 #include "kmpc/kmpc.h"
-#include "runtime/internal.h" /* pv_icv_get, pv_gicv, pv_env_schedule_reread */
+#include "runtime/internal.h" /* pv_icv_get, pv_icv_set_schedule, pv_gicv, pv_env_schedule_reread */
 #include "target/target.h"
 
 int omp_get_initial_device(void);
@@ -28,6 +29,7 @@ int omp_get_level(void);
 
 #define KMP_SCHED_MONOTONIC 0x80000000u /* omp_sched_monotonic */
 #define KMP_SCHED_TRAPEZOIDAL 101       /* libomp's kmp_sched_trapezoidal */
+#define KMP_SCHED_STATIC_STEAL 102      /* libomp's kmp_sched_static_steal */
 
 /* Set once the first clang entry has done its switch. */
 static bool started;
@@ -70,6 +72,28 @@ PV_EXPORT void pv_kmp_omp_get_schedule(int *kind, int *chunk)
         *chunk = c;
 }
 PV_KMP_SYMVER(pv_kmp_omp_get_schedule, omp_get_schedule);
+
+/* libomp's own kinds as OMP_SCHEDULE's words for them (env.c): trapezoidal
+ * runs as guided and libomp's view shows 101; static_steal runs, and is
+ * shown, as dynamic (libomp 14 takes 102, then its omp_get_schedule stops
+ * the program: "Unknown scheduling type"). */
+PV_EXPORT void pv_kmp_omp_set_schedule(int kind, int chunk)
+{
+    pv_kmpc_start();
+    unsigned modifier = (unsigned)kind & KMP_SCHED_MONOTONIC;
+    switch ((unsigned)kind & ~KMP_SCHED_MONOTONIC) {
+    case KMP_SCHED_TRAPEZOIDAL:
+        pv_icv_set_schedule((int)(modifier | PV_SCHED_GUIDED), chunk, PV_RUN_SCHED_KMP_TRAPEZOIDAL);
+        break;
+    case KMP_SCHED_STATIC_STEAL:
+        pv_icv_set_schedule((int)(modifier | PV_SCHED_DYNAMIC), chunk, PV_RUN_SCHED_KMP_SAME);
+        break;
+    default:
+        pv_icv_set_schedule(kind, chunk, PV_RUN_SCHED_KMP_SAME);
+        break;
+    }
+}
+PV_KMP_SYMVER(pv_kmp_omp_set_schedule, omp_set_schedule);
 
 PV_EXPORT int pv_kmp_omp_get_num_devices(void)
 {

@@ -67,6 +67,11 @@ PV_EXPORT int omp_get_nested(void)
 
 PV_EXPORT void omp_set_schedule(int kind, int chunk)
 {
+    pv_icv_set_schedule(kind, chunk, PV_RUN_SCHED_KMP_SAME);
+}
+
+void pv_icv_set_schedule(int kind, int chunk, unsigned char kmp)
+{
     unsigned k = (unsigned)kind;
     long c = chunk;
     switch (k & ~PV_SCHED_MONOTONIC) {
@@ -87,7 +92,7 @@ PV_EXPORT void omp_set_schedule(int kind, int chunk)
     }
     struct pv_icv *icv = icv_write();
     icv->run_sched_var = k;
-    icv->run_sched_kmp = PV_RUN_SCHED_KMP_SAME;
+    icv->run_sched_kmp = kmp;
     if (c >= 0)
         icv->run_sched_chunk = c;
     __atomic_store_n(&pv_gicv.run_sched_api, true, __ATOMIC_RELAXED);

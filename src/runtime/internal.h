@@ -339,6 +339,9 @@ static inline struct pv_icv *pv_icv_get(void)
 }
 /* ICVs that the caller is going to modify (gives the initial thread its own task). */
 struct pv_icv *pv_icv_for_write(void);
+/* omp_set_schedule with how libomp's view shows the value (kmp, enum
+ * pv_run_sched_kmp): omp_set_schedule@VERSION's libomp kinds (kmpc_icv.c). */
+void pv_icv_set_schedule(int kind, int chunk, unsigned char kmp);
 
 /* ------------------------------------------------------------------- teams */
 /* Teams construct (host): the team number and count, per thread. */

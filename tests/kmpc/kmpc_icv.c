@@ -74,6 +74,36 @@ int main(void)
     for (int i = 0; i < N; i++)
         CHECK(owner[i] == (i / 5) % 2);
 
+    /* libomp's own kinds: 101 (trapezoidal) is shown as set, the modifier
+     * too, and its loops run (guided); 102 (static_steal) runs, and is
+     * shown, as dynamic, as OMP_SCHEDULE=static_steal (libomp 14 takes 102,
+     * then its omp_get_schedule stops the program). */
+    omp_set_schedule((omp_sched_t)101, 4);
+    omp_get_schedule(&kind, &chunk);
+    printf("set 101,4: %d,%d (expected 101,4)\n", (int)kind, chunk);
+    CHECK((int)kind == 101 && chunk == 4);
+    for (int i = 0; i < N; i++)
+        owner[i] = -1;
+    run_loop();
+    for (int i = 0; i < N; i++)
+        CHECK(owner[i] == 0 || owner[i] == 1);
+    omp_set_schedule((omp_sched_t)(101 | omp_sched_monotonic), 0);
+    omp_get_schedule(&kind, &chunk);
+    printf("set 101|monotonic,0: %#x,%d (expected 0x80000065,1)\n", (unsigned)kind, chunk);
+    CHECK((unsigned)kind == (101 | omp_sched_monotonic) && chunk == 1);
+    omp_set_schedule((omp_sched_t)102, 3);
+    omp_get_schedule(&kind, &chunk);
+    printf("set 102,3: %d,%d (expected 2,3)\n", (int)kind, chunk);
+    CHECK(kind == omp_sched_dynamic && chunk == 3);
+    for (int i = 0; i < N; i++)
+        owner[i] = -1;
+    run_loop();
+    for (int i = 0; i < N; i++)
+        CHECK(owner[i] == 0 || owner[i] == 1);
+    omp_set_schedule((omp_sched_t)103, 7); /* unknown: ignored */
+    omp_get_schedule(&kind, &chunk);
+    CHECK(kind == omp_sched_dynamic && chunk == 3);
+
     /* No offload device: the host is the initial device, number 0. */
     printf("devices %d, initial %d, device_num %d\n", omp_get_num_devices(),
            omp_get_initial_device(), omp_get_device_num());
