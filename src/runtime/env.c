@@ -162,13 +162,21 @@ static void parse_task_throttling(void)
 }
 
 /* libomp's hidden helper settings: LIBOMP_NUM_HIDDEN_HELPER_THREADS (a
- * number, 0 turns them off) and LIBOMP_USE_HIDDEN_HELPER_TASK (false turns
- * them off). */
+ * number up to MAX_HIDDEN_HELPERS, 0 turns them off; above it: warned, the
+ * maximum) and LIBOMP_USE_HIDDEN_HELPER_TASK (false turns them off). */
+#define MAX_HIDDEN_HELPERS 1024
 static void parse_hidden_helpers(void)
 {
+    const char *name = "LIBOMP_NUM_HIDDEN_HELPER_THREADS";
     unsigned long n;
-    if (env_ulong("LIBOMP_NUM_HIDDEN_HELPER_THREADS", &n, true))
-        pv_gicv.hidden_helpers = n > 1024 ? 1024 : (unsigned)n;
+    if (env_ulong(name, &n, true)) {
+        if (n > MAX_HIDDEN_HELPERS) {
+            pv_warn("value '%s' for environment variable %s is above the maximum of %u; using %u",
+                    getenv(name), name, MAX_HIDDEN_HELPERS, MAX_HIDDEN_HELPERS);
+            n = MAX_HIDDEN_HELPERS;
+        }
+        pv_gicv.hidden_helpers = (unsigned)n;
+    }
     bool on;
     if (env_kmp_bool("LIBOMP_USE_HIDDEN_HELPER_TASK", &on) && !on)
         pv_gicv.hidden_helpers = 0;

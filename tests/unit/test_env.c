@@ -140,6 +140,10 @@ static const struct env_case cases[] = {
     {{"OMP_TARGET_OFFLOAD=never"}, {nprocs_line}, "OMP_TARGET_OFFLOAD"},
     {{"PVOMP_DEVICE_MEMORY=own"}, {nprocs_line}, "PVOMP_DEVICE_MEMORY"},
     {{"GOMP_WAIT_POLICY=fast", "OMP_WAIT_POLICY=active"}, {nprocs_line}, "GOMP_WAIT_POLICY"},
+    /* libomp's hidden helpers: up to 1024; above, warned and 1024 */
+    {{"LIBOMP_NUM_HIDDEN_HELPER_THREADS=1024"}, {nprocs_line}, NULL},
+    {{"LIBOMP_NUM_HIDDEN_HELPER_THREADS=1025"}, {nprocs_line}, "LIBOMP_NUM_HIDDEN_HELPER_THREADS"},
+    {{"LIBOMP_NUM_HIDDEN_HELPER_THREADS=lots"}, {nprocs_line}, "LIBOMP_NUM_HIDDEN_HELPER_THREADS"},
     /* OMP_DISPLAY_ENV prints the block once, at startup */
     {{"OMP_DISPLAY_ENV=true"}, {nprocs_line}, NULL, NULL,
      {"OPENMP DISPLAY ENVIRONMENT BEGIN", "  _OPENMP = '201511'", "OPENMP DISPLAY ENVIRONMENT END"}},
