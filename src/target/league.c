@@ -155,11 +155,17 @@ static void join_width(struct launch *job, unsigned first)
 }
 
 /* Hands job to a device thread for each index first..width-1 (each one's
- * thread and finished count kept in the job); join_width waits for them. */
+ * thread and finished count kept in the job); join_width waits for them.
+ * Every thread is taken off the idle list before any is started: a thread
+ * that finished its index while the launcher was still handing out the
+ * others would be back on the list and would be given a second index,
+ * running two teams one after the other on one thread. */
 static void run_width(struct launch *job, unsigned first)
 {
+    for (unsigned i = first; i < job->width; i++)
+        job->lts[i] = get_thread();
     for (unsigned i = first; i < job->width; i++) {
-        struct lthread *lt = job->lts[i] = get_thread();
+        struct lthread *lt = job->lts[i];
         lt->job = job;
         lt->index = i;
         job->expect[i] = ++lt->assigned;
