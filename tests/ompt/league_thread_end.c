@@ -5,7 +5,6 @@
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,7 +14,6 @@
 #define NT 4
 
 static atomic_int begun, ended, ended_elsewhere;
-static int is_pvomp;
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread)
 {
@@ -54,11 +52,11 @@ static void finalize(ompt_data_t *data)
     fflush(stdout);
 }
 
+/* pvomp_check.h proved pvomp was loaded before main. */
 ompt_start_tool_result_t *ompt_start_tool(unsigned int version, const char *runtime)
 {
+    (void)version, (void)runtime;
     static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-    (void)version;
-    is_pvomp = strncmp(runtime, "pvomp", 5) == 0;
     return &result;
 }
 
@@ -73,7 +71,6 @@ int main(void)
                 seen[omp_get_team_num()]++;
         }
     }
-    CHECK(is_pvomp);
     for (int t = 0; t < NT; t++)
         CHECK(seen[t] == 2);
     return 0;   /* the tool is finalized at the program's end */
