@@ -94,6 +94,22 @@ bool GOMP_loop_ull_ordered_static_next(unsigned long long *istart, unsigned long
 bool GOMP_loop_ull_ordered_dynamic_next(unsigned long long *istart, unsigned long long *iend);
 bool GOMP_loop_ull_ordered_guided_next(unsigned long long *istart, unsigned long long *iend);
 
+/* task.c */
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+               void *detach);
+void GOMP_taskyield(void);
+void GOMP_taskgroup_start(void);
+void GOMP_taskgroup_end(void);
+
+/* taskwait.c */
+void GOMP_taskwait(void);
+void GOMP_taskwait_depend(void **depend);
+
+/* teams.c */
+void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
+                    unsigned flags);
+
 /* critical.c */
 void GOMP_critical_start(void);
 void GOMP_critical_end(void);
