@@ -1,8 +1,10 @@
 /* libgomp's entry points of the taskwait construct: GOMP_taskwait and
  * GOMP_taskwait_depend.  The waiting is the runtime's
- * (src/runtime/task_wait.c: pv_taskwait, pv_taskwait_depend). */
+ * (src/runtime/task_wait.c: wait_until, pv_taskwait_depend; pv_taskwait is
+ * its inline part in runtime/task_parts.h, so GOMP_taskwait compiles to the
+ * instructions it had there). */
 #include "gomp/gomp.h"
-#include "runtime/task_internal.h"
+#include "runtime/task_parts.h"
 
 /* Out of line, so that GOMP_taskwait without a tool saves no registers. */
 static __attribute__((noinline)) void taskwait_under_tool(const void *codeptr)

@@ -236,9 +236,6 @@ void pv_task_if0_end(struct pv_task *t);
 /* taskyield as libomp does it (__kmpc_omp_taskyield): run one ready
  * descendant of the current task, if there is one (task_wait.c). */
 void pv_task_yield(void);
-/* taskwait (GOMP_taskwait without a tool): wait for the current task's
- * children, running ready descendants meanwhile (task_wait.c). */
-void pv_taskwait(void);
 /* taskwait with depend (GOMP_taskwait_depend, which took the tool's entry
  * frame and codeptr): as if an included, empty task with those
  * dependences ran here. */

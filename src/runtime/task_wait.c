@@ -72,20 +72,6 @@ void pv_task_yield(void)
         pv_ompt_task_yield(false);
 }
 
-static bool children_done(const void *arg)
-{
-    const struct pv_task *t = arg;
-    return PV_TASK_PENDING(atomic_load_explicit(&t->cnt, memory_order_seq_cst)) == 0;
-}
-
-void pv_taskwait(void)
-{
-    struct pv_thread *thr = &pv_thr;
-    struct pv_task *t = thr->task;
-    if (thr->ts.team && t && !children_done(t))
-        wait_until(thr->ts.team, t, children_done, t);
-}
-
 /* taskwait with depend: as if an included, empty task with those
  * dependences ran here.  With no sibling dependences recorded there is
  * nothing to wait for; a tool still sees the task (its create and
