@@ -265,8 +265,10 @@ void pv_task_ws_reductions_end(void)
     struct pv_thread *thr = &pv_thr;
     uintptr_t *data = thr->task->taskgroup->reductions;
     pv_taskgroup_end();
-    /* The private blocks are shared by the team: member 0 frees them, after
-     * the construct's barrier (everybody combined and left them). */
+    /* The private blocks are shared by the team: member 0 frees them, the
+     * others their own lookup table.  This runs before the construct's
+     * barrier (GOMP_workshare_task_reduction_unregister's order, which is
+     * libgomp's). */
     if (thr->ts.team_id == 0)
         pv_task_reduction_unregister(data);
     else
