@@ -2,8 +2,7 @@
  * generated version script) that the modules above call: src/kmpc builds
  * libomp's entry points on them.  The files that define them include this
  * header, so that a definition and its declaration cannot drift apart.
- * The ordered, doacross, task and teams entry points are still in
- * src/runtime (docs/DESIGN.md, "Layers"). */
+ */
 #ifndef PV_GOMP_GOMP_H
 #define PV_GOMP_GOMP_H
 
@@ -66,6 +65,50 @@ bool GOMP_loop_ull_static_next(unsigned long long *istart, unsigned long long *i
 bool GOMP_loop_ull_dynamic_next(unsigned long long *istart, unsigned long long *iend);
 bool GOMP_loop_ull_guided_next(unsigned long long *istart, unsigned long long *iend);
 bool GOMP_loop_ull_runtime_next(unsigned long long *istart, unsigned long long *iend);
+
+/* ordered.c: the ordered construct and the ordered loops */
+void GOMP_ordered_start(void);
+void GOMP_ordered_end(void);
+bool GOMP_loop_ordered_static_start(long start, long end, long incr, long chunk, long *istart,
+                                    long *iend);
+bool GOMP_loop_ordered_dynamic_start(long start, long end, long incr, long chunk, long *istart,
+                                     long *iend);
+bool GOMP_loop_ordered_guided_start(long start, long end, long incr, long chunk, long *istart,
+                                    long *iend);
+bool GOMP_loop_ordered_static_next(long *istart, long *iend);
+bool GOMP_loop_ordered_dynamic_next(long *istart, long *iend);
+bool GOMP_loop_ordered_guided_next(long *istart, long *iend);
+bool GOMP_loop_ull_ordered_static_start(bool up, unsigned long long start,
+                                        unsigned long long end, unsigned long long incr,
+                                        unsigned long long chunk, unsigned long long *istart,
+                                        unsigned long long *iend);
+bool GOMP_loop_ull_ordered_dynamic_start(bool up, unsigned long long start,
+                                         unsigned long long end, unsigned long long incr,
+                                         unsigned long long chunk, unsigned long long *istart,
+                                         unsigned long long *iend);
+bool GOMP_loop_ull_ordered_guided_start(bool up, unsigned long long start,
+                                        unsigned long long end, unsigned long long incr,
+                                        unsigned long long chunk, unsigned long long *istart,
+                                        unsigned long long *iend);
+bool GOMP_loop_ull_ordered_static_next(unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_ordered_dynamic_next(unsigned long long *istart, unsigned long long *iend);
+bool GOMP_loop_ull_ordered_guided_next(unsigned long long *istart, unsigned long long *iend);
+
+/* task.c */
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+               void *detach);
+void GOMP_taskyield(void);
+void GOMP_taskgroup_start(void);
+void GOMP_taskgroup_end(void);
+
+/* taskwait.c */
+void GOMP_taskwait(void);
+void GOMP_taskwait_depend(void **depend);
+
+/* teams.c */
+void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
+                    unsigned flags);
 
 /* critical.c */
 void GOMP_critical_start(void);

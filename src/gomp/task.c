@@ -3,9 +3,10 @@
  * taskgroup and the taskloop constructs.  The machinery is the runtime's
  * (src/runtime/task*.c); the fast path uses its inline parts
  * (runtime/task_parts.h), so it compiles to the instructions it had there.
- * GOMP_taskwait and the task reductions are still in src/runtime. */
+ * taskwait: taskwait.c; the task reductions: task_reduction.c. */
 #include <stdint.h>
 
+#include "gomp/gomp.h"
 #include "runtime/task_parts.h"
 
 PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),

@@ -112,7 +112,5 @@ int omp_get_num_threads(void);
 int omp_in_parallel(void);
 int omp_get_team_num(void);
 int omp_get_num_teams(void);
-void GOMP_ordered_start(void);
-void GOMP_ordered_end(void);
 
 #endif

@@ -30,21 +30,6 @@
 
 typedef unsigned long long ull;
 
-/* The ordered loops' entry points (runtime/ordered.c; the others: gomp/gomp.h). */
-bool GOMP_loop_ordered_static_start(long, long, long, long, long *, long *);
-bool GOMP_loop_ordered_dynamic_start(long, long, long, long, long *, long *);
-bool GOMP_loop_ordered_guided_start(long, long, long, long, long *, long *);
-bool GOMP_loop_ordered_static_next(long *, long *);
-bool GOMP_loop_ordered_dynamic_next(long *, long *);
-bool GOMP_loop_ordered_guided_next(long *, long *);
-bool GOMP_loop_ull_ordered_static_start(bool, ull, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_ordered_dynamic_start(bool, ull, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_ordered_guided_start(bool, ull, ull, ull, ull, ull *, ull *);
-bool GOMP_loop_ull_ordered_static_next(ull *, ull *);
-bool GOMP_loop_ull_ordered_dynamic_next(ull *, ull *);
-bool GOMP_loop_ull_ordered_guided_next(ull *, ull *);
-int omp_get_num_threads(void);
-
 enum gomp_kind { K_STATIC, K_DYNAMIC, K_GUIDED };
 /* GOMP_loop_start's schedule numbers. */
 static const long gomp_sched[] = {[K_STATIC] = 1, [K_DYNAMIC] = 2, [K_GUIDED] = 3};

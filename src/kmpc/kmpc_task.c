@@ -14,14 +14,6 @@
 #include "kmpc/kmpc_task.h"
 #include "runtime/task_internal.h"
 
-void *pv_malloc(size_t size);
-void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
-               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
-               void *detach);
-void GOMP_taskwait(void);
-void GOMP_taskwait_depend(void **depend);
-void GOMP_taskyield(void);
-
 PV_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
                                             size_t sizeof_kmp_task_t, size_t sizeof_shareds,
                                             kmp_routine_entry_t task_entry)

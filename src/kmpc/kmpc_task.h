@@ -98,7 +98,4 @@ void pv_kmpc_task_ended(kmp_task_t *t);
 void pv_kmpc_taskred_enter(void);
 void pv_kmpc_taskred_leave(void);
 
-void GOMP_taskgroup_start(void);
-void GOMP_taskgroup_end(void);
-
 #endif

@@ -26,8 +26,6 @@
 #include "ompt/ompt.h"             /* pv_ompt_taskloop, pv_ompt_thr */
 #include "runtime/task_internal.h" /* PV_TASK_SITE_OUTER_* */
 
-void GOMP_taskwait(void);
-
 typedef void (*task_dup_t)(kmp_task_t *dst, kmp_task_t *src, kmp_int32 lastpriv);
 
 enum { SCHED_NONE = 0, SCHED_GRAINSIZE = 1, SCHED_NUM_TASKS = 2 };

@@ -3,12 +3,6 @@
 #include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h"     /* PV_OMPT_GIVE */
 
-void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
-                    unsigned flags);
-bool GOMP_cancel(int which, bool do_cancel);
-bool GOMP_cancellation_point(int which);
-bool GOMP_barrier_cancel(void);
-
 /* What push_num_teams asked of the next fork_teams on this thread. */
 static __thread unsigned pushed_teams, pushed_limit;
 

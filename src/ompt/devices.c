@@ -19,6 +19,13 @@ int pv_ompt_get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_
     return d ? d->target_info(device_num, target_id, host_op_id) : 0;
 }
 
+void pv_ompt_devices_end_threads(void)
+{
+    const struct pv_ompt_devices *d = atomic_load_explicit(&devices, memory_order_acquire);
+    if (d)
+        d->end_threads();
+}
+
 void pv_ompt_devices_detach(void)
 {
     const struct pv_ompt_devices *d = atomic_load_explicit(&devices, memory_order_acquire);

@@ -1,5 +1,5 @@
 /* The devices as the tool interface reaches them.  src/target (the host
- * device) sits above src/ompt: it hands its two entries down at start-up
+ * device) sits above src/ompt: it hands its entries down at start-up
  * (pv_ompt_devices_register, from a constructor), and src/ompt calls them
  * through this table, never by name. */
 #ifndef PV_OMPT_DEVICES_H
@@ -15,6 +15,9 @@ struct pv_ompt_devices {
     /* The tool is being finalized: every used device ends its tracing (all
      * records delivered) and dispatches device_unload/device_finalize. */
     void (*detach)(void);
+    /* The program ends or the tool is finalized: the idle device threads
+     * send their pools' workers away and end (thread_end on each). */
+    void (*end_threads)(void);
 };
 
 /* `d` must live as long as the library (a static table). */

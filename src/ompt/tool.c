@@ -214,6 +214,9 @@ void pv_ompt_shutdown(void)
         return;
     if (!__atomic_load_n(&pv_ompt_active, __ATOMIC_ACQUIRE))
         return;
+    /* The device threads (src/target) first: their pools' workers exit
+     * then too, and pv_ompt_end_workers waits for every worker's end. */
+    pv_ompt_devices_end_threads();
     pv_ompt_end_workers();
     pv_ompt_thread_end();
     detach();

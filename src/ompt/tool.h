@@ -19,6 +19,7 @@ void pv_ompt_register_atexit(void);           /* once main runs: finalize before
  * dispatches device_unload/device_finalize; called first when the tool is
  * finalized. */
 void pv_ompt_devices_detach(void);
+void pv_ompt_devices_end_threads(void); /* the idle device threads end (thread_end) */
 int pv_ompt_get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id);
 
 /* callbacks.c: the registry. */

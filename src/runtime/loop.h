@@ -1,5 +1,6 @@
-/* What the loop family (src/gomp: loop.c, loop_ull.c, sections.c; here:
- * iter.c, iter_ull.c, ordered.c, doacross.c) shares.
+/* What the loop family (src/gomp: loop.c, loop_ull.c, sections.c,
+ * ordered.c, doacross.c; here: iter.c, iter_ull.c, ordered.c, doacross.c)
+ * shares.
  *
  * Every loop is reduced to a count n of zero-based iterations; iteration k
  * is start + k * incr computed modulo 2^64 (see struct pv_ws).  Schedulers
@@ -174,6 +175,28 @@ static inline struct pv_ws *pv_cur_ws(void)
 bool pv_ordered_next(struct pv_ws *ws, bool first, pv_ull *s0, pv_ull *e0);
 /* Leaving an ordered loop: give up a chunk still held. */
 void pv_ordered_leave(struct pv_ws *ws);
+
+/* Wait until the chunk starting at s0 has the turn.  Turns only grow, and
+ * never past a chunk that is still held, so `>=` is `==` in a correct
+ * program; it keeps a program with stray ordered regions from hanging. */
+void pv_ordered_turn_wait_slow(struct pv_ws *ws, pv_ull s0);
+static inline void pv_ordered_turn_wait(struct pv_ws *ws, pv_ull s0)
+{
+    /* Acquire: the previous chunk's ordered regions happen before ours. */
+    if (pv_unlikely(atomic_load_explicit(&ws->ord.turn, memory_order_acquire) < s0))
+        pv_ordered_turn_wait_slow(ws, s0);
+}
+
+/* An ordered region's start (GOMP_ordered_start): wait for the turn of the
+ * chunk this thread holds, if the loop hands turns on (more than one thread). */
+static inline void pv_ordered_region_wait(struct pv_ws *ws)
+{
+    if (ws->ordered_loop) {
+        unsigned long held = pv_thr.ts.static_trip;
+        if (held)
+            pv_ordered_turn_wait(ws, held - 1);
+    }
+}
 
 static inline void pv_loop_leave(void)
 {

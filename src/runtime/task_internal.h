@@ -236,6 +236,10 @@ void pv_task_if0_end(struct pv_task *t);
 /* taskyield as libomp does it (__kmpc_omp_taskyield): run one ready
  * descendant of the current task, if there is one (task_wait.c). */
 void pv_task_yield(void);
+/* taskwait with depend (GOMP_taskwait_depend, which took the tool's entry
+ * frame and codeptr): as if an included, empty task with those
+ * dependences ran here. */
+void pv_taskwait_depend(void **depend);
 /* True when new tasks of the current task must be discarded (cancellation). */
 bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent);
 /* The throttle: the team holds so many tasks that new ones run at once. */
@@ -322,14 +326,28 @@ void pv_deps_register(struct pv_task *parent, struct pv_task *t, void **depend);
 struct pv_task *pv_deps_release(struct pv_task *t, bool hand_over);
 
 /* --------------------------------------------------- task_reduction.c */
-/* Body of GOMP_taskgroup_reduction_register. */
+/* The bodies of the entry points of src/gomp/task_reduction.c. */
+/* Register the reduction array `data` in the current taskgroup (a new one
+ * if there is none). */
 void pv_taskgroup_reduction_register(uintptr_t *data);
+/* Free what registering `data` allocated: its map and private blocks. */
+void pv_task_reduction_unregister(uintptr_t *data);
+/* ptrs[0..cnt): originals or private copies, replaced by this thread's
+ * private copies; for i < cntorig the original also in ptrs[cnt + i]. */
+void pv_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs);
+/* A parallel region with reduction(task, ...): every implicit task in one
+ * taskgroup holding the reductions; returns the team's size. */
+unsigned pv_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+                                unsigned flags);
 
 /* Task reductions of a worksharing construct (loop, sections, scope): call
  * once per thread right after entering the construct (pv_ws_start).  Opens
  * the construct's taskgroup and registers `reductions` in it; the team's
  * threads share the private copies of the first one to register. */
 void pv_task_ws_reductions(uintptr_t *reductions);
+/* Its end (GOMP_workshare_task_reduction_unregister, before the barrier):
+ * ends the construct's taskgroup; member 0 frees the shared blocks. */
+void pv_task_ws_reductions_end(void);
 /* A team is used again: forget the previous region's worksharing state. */
 void pv_task_ws_reductions_reset(struct pv_tstate *ts);
 

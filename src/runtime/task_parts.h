@@ -100,6 +100,22 @@ static inline bool group_done(const void *arg)
     return atomic_load_explicit(&tg->pending, memory_order_seq_cst) == 0;
 }
 
+static inline bool children_done(const void *arg)
+{
+    const struct pv_task *t = arg;
+    return PV_TASK_PENDING(atomic_load_explicit(&t->cnt, memory_order_seq_cst)) == 0;
+}
+
+/* taskwait (GOMP_taskwait's body): wait for the current task's children,
+ * running ready descendants meanwhile. */
+static inline void pv_taskwait(void)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_task *t = thr->task;
+    if (thr->ts.team && t && !children_done(t))
+        wait_until(thr->ts.team, t, children_done, t);
+}
+
 static inline bool preds_done(const void *arg)
 {
     const struct pv_task *t = arg;

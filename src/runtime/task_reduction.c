@@ -11,11 +11,11 @@
  *   and ours: the array the item belongs to.
  * A participating task asks GOMP_task_reduction_remap for the address of
  * its thread's private copy of each item; gcc's code combines the blocks
- * at the end and calls the unregister entry point. */
+ * at the end and calls the unregister entry point.  The entry points are
+ * src/gomp/task_reduction.c's; here are the maps and the private blocks. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/barrier_site.h"
 #include "runtime/task_internal.h"
 #include "trace/trace.h"
 
@@ -120,12 +120,7 @@ void pv_taskgroup_reduction_register(uintptr_t *data)
     t->taskgroup->reductions = data;
 }
 
-PV_EXPORT void GOMP_taskgroup_reduction_register(uintptr_t *data)
-{
-    pv_taskgroup_reduction_register(data);
-}
-
-static void red_unregister(uintptr_t *data)
+void pv_task_reduction_unregister(uintptr_t *data)
 {
     free((void *)data[5]);
     uintptr_t *d = data;
@@ -135,15 +130,10 @@ static void red_unregister(uintptr_t *data)
     } while (d && !d[5]);
 }
 
-PV_EXPORT void GOMP_taskgroup_reduction_unregister(uintptr_t *data)
-{
-    red_unregister(data);
-}
-
 /* ptrs[0..cnt) hold addresses of originals, or of private copies handed out
  * earlier; replace each with this thread's private copy.  For i < cntorig
  * also store the original's address in ptrs[cnt + i]. */
-PV_EXPORT void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs)
+void pv_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs)
 {
     struct pv_task *t = pv_thr.task;
     uintptr_t *data = t && t->taskgroup ? t->taskgroup->reductions : NULL;
@@ -200,8 +190,8 @@ static void par_red_member(void *arg)
     r->fn(r->data);
 }
 
-PV_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data,
-                                            unsigned num_threads, unsigned flags)
+unsigned pv_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+                               unsigned flags)
 {
     unsigned n = pv_resolve_num_threads(num_threads, 0);
     uintptr_t *rdata = *(uintptr_t **)data;
@@ -270,27 +260,17 @@ void pv_task_ws_reductions(uintptr_t *reductions)
     tg->reductions = reductions;
 }
 
-PV_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
+void pv_task_ws_reductions_end(void)
 {
     struct pv_thread *thr = &pv_thr;
     uintptr_t *data = thr->task->taskgroup->reductions;
     pv_taskgroup_end();
-    /* The private blocks are shared by the team: member 0 frees them, after
-     * the construct's barrier (everybody combined and left them). */
+    /* The private blocks are shared by the team: member 0 frees them, the
+     * others their own lookup table.  This runs before the construct's
+     * barrier (GOMP_workshare_task_reduction_unregister's order, which is
+     * libgomp's). */
     if (thr->ts.team_id == 0)
-        red_unregister(data);
+        pv_task_reduction_unregister(data);
     else
         free((void *)data[5]);
-    if (!cancelled)
-        pv_barrier_at(PV_BARRIER_OTHER, 0, false);
-}
-
-/* scope with task reductions: treated as a worksharing construct only to
- * agree on who allocates; gcc emits the barrier and the unregister call. */
-PV_EXPORT void GOMP_scope_start(uintptr_t *reductions)
-{
-    if (pv_ws_start())
-        pv_ws_init_done();
-    pv_task_ws_reductions(reductions);
-    pv_ws_end_nowait();
 }

@@ -1,6 +1,6 @@
 /* Waiting for tasks: the wait loop that runs ready descendants meanwhile,
  * its completion tests, taskyield (libomp's), taskwait and taskwait with
- * depend.  Part of task.c
+ * depend (their entry points: src/gomp/taskwait.c).  Part of task.c
  * (see task_parts.h). */
 #include <stdlib.h>
 
@@ -72,43 +72,11 @@ void pv_task_yield(void)
         pv_ompt_task_yield(false);
 }
 
-static bool children_done(const void *arg)
-{
-    const struct pv_task *t = arg;
-    return PV_TASK_PENDING(atomic_load_explicit(&t->cnt, memory_order_seq_cst)) == 0;
-}
-
-static inline void taskwait(void)
-{
-    struct pv_thread *thr = &pv_thr;
-    struct pv_task *t = thr->task;
-    if (thr->ts.team && t && !children_done(t))
-        wait_until(thr->ts.team, t, children_done, t);
-}
-
-/* Out of line, so that GOMP_taskwait without a tool saves no registers. */
-static __attribute__((noinline)) void taskwait_under_tool(const void *codeptr)
-{
-    pv_ompt_sync_begin(ompt_sync_region_taskwait, codeptr);
-    taskwait();
-    pv_ompt_sync_end(ompt_sync_region_taskwait, codeptr);
-}
-
-/* GOMP_taskwait jumps to one of these (PV_OMPT_SWITCHED): without a tool
- * it makes no test of its own. */
-static void taskwait_told(void)
-{
-    PV_OMPT_FRAME();
-    taskwait_under_tool(pv_ompt_entry_ra());
-}
-
-PV_OMPT_SWITCHED(GOMP_taskwait, taskwait, taskwait_told)
-
 /* taskwait with depend: as if an included, empty task with those
  * dependences ran here.  With no sibling dependences recorded there is
  * nothing to wait for; a tool still sees the task (its create and
  * completion). */
-PV_EXPORT void GOMP_taskwait_depend(void **depend)
+void pv_taskwait_depend(void **depend)
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_team *team = thr->ts.team;
@@ -118,7 +86,6 @@ PV_EXPORT void GOMP_taskwait_depend(void **depend)
         return;
     if (pv_unlikely(pv_gicv.cancel_var) && team && pv_task_creation_cancelled(team, parent))
         return;
-    PV_OMPT_ENTRY();
     size_t ndeps = may_wait ? pv_deps_count(depend) : 0;
     struct pv_dep_node stack_nodes[ndeps <= 16 && ndeps ? ndeps : 1];
     struct pv_dep_node *nodes = ndeps <= 16 ? stack_nodes : pv_malloc(ndeps * sizeof *nodes);

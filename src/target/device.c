@@ -83,6 +83,7 @@ static void detach_devices(void)
 static const struct pv_ompt_devices ompt_devices = {
     .target_info = pv_target_ompt_info,
     .detach = detach_devices,
+    .end_threads = pv_league_end_threads,
 };
 
 __attribute__((constructor)) static void register_with_ompt(void)

@@ -154,12 +154,13 @@ static void join_width(struct launch *job, unsigned first)
     }
 }
 
-/* Hands job to a device thread for each index first..width-1 (each one's
- * thread and finished count kept in the job); join_width waits for them. */
-static void run_width(struct launch *job, unsigned first)
+/* Hands job to the device thread in job->lts[i] for each index
+ * first..width-1 (each one's finished count kept in the job); join_width
+ * waits for them. */
+static void start_width(struct launch *job, unsigned first)
 {
     for (unsigned i = first; i < job->width; i++) {
-        struct lthread *lt = job->lts[i] = get_thread();
+        struct lthread *lt = job->lts[i];
         lt->job = job;
         lt->index = i;
         job->expect[i] = ++lt->assigned;
@@ -167,6 +168,17 @@ static void run_width(struct launch *job, unsigned first)
         atomic_fetch_add_explicit(&lt->dock.word, 1, memory_order_seq_cst);
         pv_wake(&lt->dock);
     }
+}
+
+/* Every thread is taken off the idle list before any is started: a thread
+ * that finished its index while the launcher was still handing out the
+ * others would be back on the list and would be given a second index,
+ * running two teams one after the other on one thread. */
+static void run_width(struct launch *job, unsigned first)
+{
+    for (unsigned i = first; i < job->width; i++)
+        job->lts[i] = get_thread();
+    start_width(job, first);
 }
 
 unsigned pv_league_run(struct pv_device *d, void (*fn)(void *), void *args, int num_teams,
@@ -256,4 +268,40 @@ bool pv_target_teams4(unsigned low, unsigned high, unsigned thread_limit, bool f
         *ret = false;
     }
     return true;
+}
+
+static void end_thread(void *ctx, unsigned index, unsigned width)
+{
+    (void)ctx, (void)index, (void)width;
+    pv_runtime_pause();     /* the workers of its own pool exit, with their thread_end */
+    pv_ompt_thread_exit();
+}
+
+/* The tool is being finalized (at the program's end or by
+ * ompt_finalize_tool; src/ompt calls this before it waits for the pool
+ * workers' ends): each idle device thread sends the workers of its own
+ * pool away, as the finalizing thread does with its own, ends on itself
+ * (thread_end, when it began as an OpenMP thread) and goes back to its idle
+ * wait, where it stays for a later league; one still running a league is
+ * not waited for. */
+void pv_league_end_threads(void)
+{
+    pthread_mutex_lock(&idle_lock);
+    struct lthread *idle = idle_list;
+    idle_list = NULL;
+    pthread_mutex_unlock(&idle_lock);
+    unsigned n = 0;
+    for (struct lthread *lt = idle; lt; lt = lt->next)
+        n++;
+    if (!n)
+        return;
+    struct launch job = {.width = n, .host_run = end_thread};
+    struct lthread *lts[n];
+    uint32_t expect[n];
+    job.lts = lts;
+    job.expect = expect;
+    for (unsigned i = 0; i < n; i++, idle = idle->next)
+        lts[i] = idle;   /* read before start_width: each thread relinks itself */
+    start_width(&job, 0);
+    join_width(&job, 0);
 }

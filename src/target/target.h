@@ -180,6 +180,8 @@ unsigned pv_league_run(struct pv_device *d, void (*fn)(void *), void *args, int 
  * threads: run(ctx, i, W) for i in 0..W-1, index 0 on the calling thread,
  * the others on device threads at the same time; returns when all are done. */
 void pv_league_host(void (*run)(void *, unsigned, unsigned), void *ctx, unsigned num_teams);
+/* The tool is finalized: idle device threads report thread_end (league.c). */
+void pv_league_end_threads(void);
 /* GOMP_teams4 on a device thread: true when handled (result in *ret). */
 bool pv_target_teams4(unsigned low, unsigned high, unsigned thread_limit, bool first,
                       bool *ret);

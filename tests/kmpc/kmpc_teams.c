@@ -48,16 +48,18 @@ int main(void)
     CHECK(tid[0] == main_tid);
     for (int t = 0; t < NT; t++) {
         CHECK(seen[t] == 1 && inner[t] == 2 && sched_ok[t] && levels_ok[t] && num_ok[t]);
-        /* Teams on distinct threads: on pvomp two of the four teams
-         * shared a thread in about 1 run of 20 (2/30, 2/40 here; a bug to
-         * find, not yet understood), on libomp once: until it is found,
-         * only that the teams ran on more than one thread is checked. */
+        /* Each team's initial thread a thread of its own (libomp's
+         * behaviour; pvomp once gave two teams one device thread when
+         * the first finished before the launcher had handed out all). */
         int fresh = 1;
         for (int u = 0; u < t; u++)
             fresh &= tid[t] != tid[u];
         distinct += fresh;
     }
-    CHECK(distinct >= 2);
+    if (distinct != NT)
+        fprintf(stderr, "kmpc_teams: %d teams ran on %d distinct threads, expected %d\n",
+                NT, distinct, NT);
+    CHECK(distinct == NT);
     static int many[MANY];
 #pragma omp teams num_teams(MANY)
     TEST_INC(&many[omp_get_team_num()]);
