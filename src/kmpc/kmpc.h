@@ -55,6 +55,13 @@ enum pv_kmp_sched {
 };
 #define PV_KMP_SCHED_MODIFIERS ((1u << 29) | (1u << 30))
 
+/* omp_sched_t as libomp's omp_get_schedule/omp_set_schedule take it: the
+ * spec's monotonic modifier bit, and libomp's own kinds beyond the spec's
+ * 1..4 (kmpc_icv.c, kmpc_dispatch.c). */
+#define PV_KMP_SCHED_MONOTONIC 0x80000000u /* omp_sched_monotonic */
+#define PV_KMP_SCHED_TRAPEZOIDAL 101       /* libomp's kmp_sched_trapezoidal */
+#define PV_KMP_SCHED_STATIC_STEAL 102      /* libomp's kmp_sched_static_steal */
+
 /* A microtask and its shared arguments, for the GOMP body pv_kmpc_body
  * (kmpc_fork.c), which calls it with the gtid and the team-local id. */
 #define PV_KMPC_MAX_ARGS 30

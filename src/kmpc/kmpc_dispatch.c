@@ -42,13 +42,13 @@ static enum gomp_kind runtime_kind(long *chunk)
     int kind, c;
     pv_kmp_omp_get_schedule(&kind, &c);
     *chunk = c;
-    switch (kind & 0x7fffffff) { /* omp_sched_monotonic */
+    switch ((unsigned)kind & ~PV_KMP_SCHED_MONOTONIC) {
     case 1: /* static */
         return K_STATIC;
     case 2: /* dynamic */
         return K_DYNAMIC;
-    case 3:   /* guided */
-    case 101: /* libomp's trapezoidal */
+    case 3: /* guided */
+    case PV_KMP_SCHED_TRAPEZOIDAL:
         return K_GUIDED;
     default: /* auto: static, as libgomp chooses */
         *chunk = 0;
@@ -96,16 +96,16 @@ static ull simd_resolve(kmp_int32 *schedule, long *chunk, ull tc)
 {
     long width = *chunk > 0 ? *chunk : 1;
     if (*schedule == PV_KMP_RUNTIME_SIMD) {
-        int kind, c;
-        pv_kmp_omp_get_schedule(&kind, &c);
-        kind &= 0x7fffffff; /* omp_sched_monotonic */
-        if ((kind == 1 && c <= 0) || kind == 4) { /* static, auto */
+        static const kmp_int32 simd_schedule[] = {[K_STATIC] = PV_KMP_STATIC_CHUNKED,
+                                                  [K_DYNAMIC] = PV_KMP_DYNAMIC_CHUNKED,
+                                                  [K_GUIDED] = PV_KMP_GUIDED_SIMD};
+        long c;
+        enum gomp_kind k = runtime_kind(&c);
+        if (k == K_STATIC && c <= 0) { /* static unchunked, auto */
             *schedule = PV_KMP_STATIC_BALANCED_CHUNKED;
         } else {
             *chunk = width * (c > 0 ? c : 1);
-            *schedule = kind == 1                 ? PV_KMP_STATIC_CHUNKED
-                        : kind == 3 || kind == 101 ? PV_KMP_GUIDED_SIMD /* 101: trapezoidal */
-                                                   : PV_KMP_DYNAMIC_CHUNKED;
+            *schedule = simd_schedule[k];
         }
     }
     if (*schedule == PV_KMP_STATIC_BALANCED_CHUNKED) {

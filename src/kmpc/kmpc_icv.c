@@ -27,10 +27,6 @@ int omp_pause_resource(int kind, int device_num);
 void omp_get_schedule(int *kind, int *chunk);
 int omp_get_level(void);
 
-#define KMP_SCHED_MONOTONIC 0x80000000u /* omp_sched_monotonic */
-#define KMP_SCHED_TRAPEZOIDAL 101       /* libomp's kmp_sched_trapezoidal */
-#define KMP_SCHED_STATIC_STEAL 102      /* libomp's kmp_sched_static_steal */
-
 /* Set once the first clang entry has done its switch. */
 static bool started;
 
@@ -58,10 +54,10 @@ PV_EXPORT void pv_kmp_omp_get_schedule(int *kind, int *chunk)
         c = 0;
         break;
     case PV_RUN_SCHED_KMP_NO_MODIFIER:
-        k = (int)((unsigned)k & ~KMP_SCHED_MONOTONIC);
+        k = (int)((unsigned)k & ~PV_KMP_SCHED_MONOTONIC);
         break;
     case PV_RUN_SCHED_KMP_TRAPEZOIDAL:
-        k = (int)(((unsigned)k & KMP_SCHED_MONOTONIC) | KMP_SCHED_TRAPEZOIDAL);
+        k = (int)(((unsigned)k & PV_KMP_SCHED_MONOTONIC) | PV_KMP_SCHED_TRAPEZOIDAL);
         break;
     default:
         break;
@@ -80,12 +76,12 @@ PV_KMP_SYMVER(pv_kmp_omp_get_schedule, omp_get_schedule);
 PV_EXPORT void pv_kmp_omp_set_schedule(int kind, int chunk)
 {
     pv_kmpc_start();
-    unsigned modifier = (unsigned)kind & KMP_SCHED_MONOTONIC;
-    switch ((unsigned)kind & ~KMP_SCHED_MONOTONIC) {
-    case KMP_SCHED_TRAPEZOIDAL:
+    unsigned modifier = (unsigned)kind & PV_KMP_SCHED_MONOTONIC;
+    switch ((unsigned)kind & ~PV_KMP_SCHED_MONOTONIC) {
+    case PV_KMP_SCHED_TRAPEZOIDAL:
         pv_icv_set_schedule((int)(modifier | PV_SCHED_GUIDED), chunk, PV_RUN_SCHED_KMP_TRAPEZOIDAL);
         break;
-    case KMP_SCHED_STATIC_STEAL:
+    case PV_KMP_SCHED_STATIC_STEAL:
         pv_icv_set_schedule((int)(modifier | PV_SCHED_DYNAMIC), chunk, PV_RUN_SCHED_KMP_SAME);
         break;
     default:
