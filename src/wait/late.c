@@ -9,9 +9,7 @@
  *     as libomp's waiters yield.  A yield with nobody else queued is one cheap
  *     system call; with somebody queued it hands them the CPU at once, and the
  *     waiter stays runnable, so no wake-up is needed to bring it back.
- *  2. With the phantom tracker: once the wait is `late` old, does it count a
- *     phantom in this process?  Block, as pvsched does.
- *  3. Without it, once the wait is `late` old, every `peek`: did a teammate
+ *  2. Once the wait is `late` old, every `peek`: did a teammate
  *     that is not waiting get less than half the wall time on a CPU since the
  *     previous look (its thread CPU clock, one system call each)?  It was
  *     preempted on another CPU, or its vCPU was: block, so that this CPU can
@@ -26,21 +24,18 @@
 
 #include "base/clock.h"
 #include "base/message.h"
-#include "phantom/phantom.h"
 #include "wait/late.h"
 #include "wait/peers.h"
 
 bool pv_late_on = true;
-static bool use_tracker;
 static uint64_t gap_ns = 200000;   /* off-CPU gap that counts (rule 1) */
 static uint64_t late_ns = 50000;   /* age of a wait before rules 3 and 4 */
 static uint64_t peek_ns = 50000;   /* interval of rule 4's looks */
 static uint64_t yield_ns = 5000;   /* a sched_yield this often, from this age on (0: never) */
 
 /* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US". */
-void pv_late_configure(bool tracker)
+void pv_late_configure(void)
 {
-    use_tracker = tracker;
     const char *v = getenv("PVOMP_WAIT_ADAPT");
     if (!v || !*v)
         return;
@@ -150,10 +145,7 @@ enum pv_late_why pv_late_check(struct pv_late *l)
     }
     if (now - l->begin_ns < late_ns)
         return PV_LATE_SPIN;
-    if (use_tracker) {
-        if (pv_phantom_now() != 0)
-            return PV_LATE_TRACKER;
-    } else if (now >= l->next_peek_ns) {
+    if (now >= l->next_peek_ns) {
         l->next_peek_ns = now + peek_ns;
         if (teammate_stalled(l, now))
             return PV_LATE_STALLED;

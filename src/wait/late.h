@@ -1,6 +1,7 @@
 /* The default policy's rules for a waiter that is late (late.c): what a
- * waiter can learn without root, and with the phantom tracker when one is
- * running, about whether spinning on can still pay.  Checked every 64 spins
+ * waiter can learn without root about whether spinning on can still pay
+ * (with a phantom tracker running, the default uses pvsched's rules
+ * instead: policy.c).  Checked every 64 spins
  * of a wait; nothing is read before then. */
 #ifndef PV_WAIT_LATE_H
 #define PV_WAIT_LATE_H
@@ -26,7 +27,6 @@ struct pv_late {
 enum pv_late_why {
     PV_LATE_SPIN = 0,    /* spin on */
     PV_LATE_STALLED = 1, /* a working teammate's CPU clock stood still */
-    PV_LATE_TRACKER = 2, /* the phantom tracker counts a phantom */
 };
 
 static inline void pv_late_init(struct pv_late *l)
@@ -37,9 +37,10 @@ static inline void pv_late_init(struct pv_late *l)
 /* One check; PV_LATE_SPIN or the reason to block now. */
 enum pv_late_why pv_late_check(struct pv_late *l) PV_HIDDEN;
 
-/* PVOMP_WAIT_ADAPT (1 by default: the rules above; 0: spin the whole spin
- * count, as libgomp does) and its tuning, read once at configuration. */
-void pv_late_configure(bool tracker) PV_HIDDEN;
+/* PVOMP_WAIT_ADAPT (1 by default: the rules above, or pvsched's with a
+ * tracker; 0: spin the whole spin count, as libgomp does) and its tuning,
+ * read once at configuration. */
+void pv_late_configure(void) PV_HIDDEN;
 extern bool pv_late_on PV_HIDDEN;
 
 #endif

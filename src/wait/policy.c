@@ -26,6 +26,7 @@
 #define YIELDS_ACTIVE 1000ULL
 
 static enum pv_wait_policy policy_now = PV_WAIT_DEFAULT;
+static bool phantom_rules; /* pvsched's, or the default's with a tracker */
 static unsigned long long spin_count = SPIN_DEFAULT;
 static unsigned long long yield_count = YIELDS_DEFAULT; /* when oversubscribed */
 static _Atomic int managed_threads = 1;
@@ -48,13 +49,17 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
             policy = PV_WAIT_DEFAULT;
         }
     }
+    phantom_rules = policy == PV_WAIT_PVSCHED;
     if (policy == PV_WAIT_DEFAULT) {
-        /* The late-waiter rules (late.c) use the phantom tracker when one
-         * is running, without being asked to: no message when there is none. */
+        /* With a phantom tracker running the default waits as pvsched does,
+         * without being asked to (no message when there is none); without
+         * one, by the late-waiter rules (late.c).  PVOMP_WAIT_ADAPT=0: neither. */
         const char *why = NULL;
-        pv_late_configure(false);
-        if (pv_late_on)
-            pv_late_configure(pv_phantom_open(&why));
+        pv_late_configure();
+        if (pv_late_on && pv_phantom_open(&why)) {
+            phantom_rules = true;
+            pv_slice_configure();
+        }
     }
     policy_now = policy;
     switch (policy) {
@@ -89,6 +94,11 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
 enum pv_wait_policy pv_wait_policy(void)
 {
     return policy_now;
+}
+
+bool pv_wait_phantom_rules(void)
+{
+    return phantom_rules;
 }
 
 const char *pv_wait_policy_name(enum pv_wait_policy p)

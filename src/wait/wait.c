@@ -18,8 +18,7 @@ _Static_assert((int)PV_WAIT_DEFAULT == (int)PVTRACE_WAIT_POLICY_DEFAULT &&
                    (int)PV_WAIT_PASSIVE == (int)PVTRACE_WAIT_POLICY_PASSIVE &&
                    (int)PV_WAIT_PVSCHED == (int)PVTRACE_WAIT_POLICY_PVSCHED,
                "enum pv_wait_policy numbers its policies as #enum wait_policy (trace-events)");
-_Static_assert((int)PV_LATE_STALLED == (int)PVTRACE_WAIT_LATE_WHY_STALLED &&
-                   (int)PV_LATE_TRACKER == (int)PVTRACE_WAIT_LATE_WHY_TRACKER,
+_Static_assert((int)PV_LATE_STALLED == (int)PVTRACE_WAIT_LATE_WHY_STALLED,
                "enum pv_late_why numbers its reasons as #enum wait_late_why (trace-events)");
 
 /* pvsched's spins, counted across waits, so that the slice rule is checked
@@ -33,10 +32,11 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
 {
     bool yield;
     unsigned long long limit = pv_wait_spin_count(&yield);
-    /* Oversubscribed, pvsched yields like the active policy (policy.c). */
-    bool pvsched = pv_wait_policy() == PV_WAIT_PVSCHED && !yield;
-    /* The default policy's late-waiter rules (late.c), every 64th spin. */
-    bool late = pv_wait_policy() == PV_WAIT_DEFAULT && !yield && pv_late_on;
+    /* Oversubscribed, pvsched yields like the active policy (policy.c).
+     * The default policy waits as pvsched does when a phantom tracker runs,
+     * else by the late-waiter rules (late.c), checked every 64th spin. */
+    bool pvsched = pv_wait_phantom_rules() && !yield;
+    bool late = !pvsched && pv_wait_policy() == PV_WAIT_DEFAULT && !yield && pv_late_on;
     struct pv_late state;
     pv_late_init(&state);
     unsigned long long i;

@@ -69,6 +69,9 @@ static inline void pv_wake_one(pv_futex_t *f)
 void pv_wait_configure(enum pv_wait_policy policy, unsigned long long spin_count,
                        bool spin_count_given);
 enum pv_wait_policy pv_wait_policy(void);
+/* pvsched's rules apply: the policy is pvsched, or the default one found a
+ * phantom tracker running. */
+bool pv_wait_phantom_rules(void);
 const char *pv_wait_policy_name(enum pv_wait_policy policy);
 /* How many times a waiter checks before it sleeps; *yield: sched_yield
  * between checks (more threads than CPUs), else a pause. */
