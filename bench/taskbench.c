@@ -88,6 +88,66 @@ static void t_nested_master_task(long n)
     }
 }
 
+/* Task trees (EPCC taskbench's BRANCH and LEAF TASK TREE): every thread
+ * grows binary trees of TREE_DEPTH levels below its implicit task.  In a
+ * branch tree every task does a delay and creates two children until the
+ * last level; in a leaf tree only the tasks of the last level do a delay.
+ * Each thread does n delays in all (trees, then single tasks for the rest);
+ * nobody waits for children: the region's barrier runs what is left. */
+#define TREE_DEPTH 5
+
+static void branch_tree(int level)
+{
+    if (level < TREE_DEPTH) {
+#pragma omp task
+        branch_tree(level + 1);
+#pragma omp task
+        branch_tree(level + 1);
+    }
+    delay();
+}
+
+static void t_branch_task_tree(long n)
+{
+    const long per_tree = (2L << TREE_DEPTH) - 1; /* tasks (and delays) of one tree */
+#pragma omp parallel
+    {
+        for (long j = 0; j < n / per_tree; j++) {
+#pragma omp task
+            branch_tree(1);
+        }
+        for (long j = 0; j < n % per_tree; j++) {
+#pragma omp task
+            delay();
+        }
+    }
+}
+
+static void leaf_tree(int level)
+{
+    if (level == TREE_DEPTH) {
+        delay();
+        return;
+    }
+#pragma omp task
+    leaf_tree(level + 1);
+#pragma omp task
+    leaf_tree(level + 1);
+}
+
+static void t_leaf_task_tree(long n)
+{
+#pragma omp parallel
+    {
+        for (long j = 0; j < n >> TREE_DEPTH; j++)
+            leaf_tree(0);
+        for (long j = 0; j < (n & ((1L << TREE_DEPTH) - 1)); j++) {
+#pragma omp task
+            delay();
+        }
+    }
+}
+
 /* DEPEND CHAIN: the master creates one chain of n inout tasks (no
  * parallelism: the cost of resolving a dependence and handing it over). */
 static void t_dep_chain(long n)
@@ -158,6 +218,8 @@ int main(int argc, char **argv)
     bench_overhead("TASK_BARRIER", t_task_barrier, bench_ref_delays);
     bench_overhead("NESTED_TASK", t_nested_task, bench_ref_delays);
     bench_overhead("NESTED_MASTER_TASK", t_nested_master_task, bench_ref_delays);
+    bench_overhead("BRANCH_TASK_TREE", t_branch_task_tree, bench_ref_delays);
+    bench_overhead("LEAF_TASK_TREE", t_leaf_task_tree, bench_ref_delays);
     bench_overhead("DEP_CHAIN", t_dep_chain, bench_ref_delays);
     bench_overhead("DEP_CHAINS", t_dep_chains, bench_ref_delays);
     bench_elapsed("FIB30", run_fib30, 1);
