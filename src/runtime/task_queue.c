@@ -61,23 +61,21 @@ static inline bool tq_empty(struct pv_tq *q)
            atomic_load_explicit(&q->tail, memory_order_relaxed);
 }
 
-/* Under q's lock, with head != tail: the first task, from the newest
- * (`oldest` false) or from the oldest, that descends from `under`; it leaves
- * the ring and the tasks between it and the tail close the gap.  A waiting
+/* Under q's lock, with head != tail: the newest task that descends from
+ * `under` (its descendants were queued after it began, so they are near the
+ * tail); it leaves the ring and the newer tasks close the gap.  A waiting
  * thread may run any descendant of the task it waits in, not only one at an
  * end: tasks of other subtrees queued around its own would otherwise leave
  * it asleep beside work it may do (see task_check.c). */
-static struct pv_task *tq_take_inner(struct pv_tq *q, uint32_t head, uint32_t tail,
-                                     const struct pv_task *under, bool oldest)
+__attribute__((noinline, cold)) static struct pv_task *
+tq_take_inner(struct pv_tq *q, uint32_t head, uint32_t tail, const struct pv_task *under)
 {
-    uint32_t n = tail - head, k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        k = oldest ? head + i : tail - 1 - i;
-        if (pv_task_descends(q->buf[k & q->mask], under))
-            break;
-        if (i == n - 1)
+    uint32_t k = tail;
+    do {
+        if (k == head)
             return NULL;
-    }
+        k--;
+    } while (!pv_task_descends(q->buf[k & q->mask], under));
     struct pv_task *t = q->buf[k & q->mask];
     for (; k + 1 != tail; k++)
         q->buf[k & q->mask] = q->buf[(k + 1) & q->mask];
@@ -87,9 +85,9 @@ static struct pv_task *tq_take_inner(struct pv_tq *q, uint32_t head, uint32_t ta
 
 /* Take a task from one end of q: the newest (the owner's end, `oldest`
  * false) or the oldest (a thief's).  With `under`, only a descendant of it:
- * the one nearest that end. */
-static inline struct pv_task *tq_take_end(struct pv_tq *q, const struct pv_task *under,
-                                          bool oldest)
+ * the one at that end, else the newest. */
+static inline __attribute__((always_inline)) struct pv_task *
+tq_take_end(struct pv_tq *q, const struct pv_task *under, bool oldest)
 {
     if (tq_empty(q))
         return NULL;
@@ -106,7 +104,7 @@ static inline struct pv_task *tq_take_end(struct pv_tq *q, const struct pv_task 
             else
                 atomic_store_explicit(&q->tail, tail - 1, memory_order_relaxed);
         } else if (tail - head > 1) {
-            t = tq_take_inner(q, head, tail, under, oldest);
+            t = tq_take_inner(q, head, tail, under);
         }
     }
     pv_mutex_unlock(&q->lock);

@@ -178,17 +178,20 @@ bool pv_task_run_pending_gen(struct pv_team *team, _Atomic uint32_t *gen_word, u
             if (atomic_load_explicit(&ts->idle, memory_order_relaxed) != 0)
                 pv_task_notify(team);
             pv_barrier_tasks_changed(team);
-            free(mark);
+            if (mark)
+                free(mark);
             return true;
         }
         task_run(thr, t);
         ran = true;
     }
     /* Nothing found: the barrier waits now. */
-    if (mark && !ran)
-        pv_task_check_wait(ts, mark, thr->ts.team_id, NULL, "a team barrier");
-    else
-        free(mark);
+    if (pv_unlikely(mark != NULL)) {
+        if (!ran)
+            pv_task_check_wait(ts, mark, thr->ts.team_id, NULL, "a team barrier");
+        else
+            free(mark);
+    }
     return ran;
 }
 

@@ -55,8 +55,9 @@ void wait_until(struct pv_team *team, const struct pv_task *under, wait_done_fn 
                 pv_task_check_wait(ts, mark, me, under, "a task wait");
             mark = NULL;
             pv_wait_while_eq(&ts->work, snap);
+        } else if (mark) {
+            free(mark);
         }
-        free(mark);
         atomic_fetch_sub_explicit(&ts->idle, 1, memory_order_relaxed);
         if (t)
             task_run(thr, t);
