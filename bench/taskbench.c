@@ -88,36 +88,24 @@ static void t_nested_master_task(long n)
     }
 }
 
-/* Task trees (EPCC taskbench's BRANCH and LEAF TASK TREE): every thread
- * grows binary trees of TREE_DEPTH levels below its implicit task.  In a
- * branch tree every task does a delay and creates two children until the
- * last level; in a leaf tree only the tasks of the last level do a delay.
- * Each thread does n delays in all (trees, then single tasks for the rest);
- * nobody waits for children: the region's barrier runs what is left. */
+/* Task trees, EPCC taskbench's BRANCH and LEAF TASK TREE: below level L
+ * a tree is one task whose body grows two trees of level L - 1 (so every
+ * task creates one task at a time, from inside a task).  In a branch tree
+ * every task also does a delay, and each thread's implicit task creates
+ * its roots as tasks that do one more; in a leaf tree only level 0 does a
+ * delay and the implicit task grows the trees itself.  Either way a tree
+ * of level TREE_DEPTH holds 2^TREE_DEPTH delays: each thread grows
+ * n / 2^TREE_DEPTH of them and does the remaining delays as single tasks.
+ * Nobody waits for children: the region's barrier runs what is left. */
 #define TREE_DEPTH 5
 
 static void branch_tree(int level)
 {
-    if (level < TREE_DEPTH) {
+    if (level > 0) {
 #pragma omp task
-        branch_tree(level + 1);
-#pragma omp task
-        branch_tree(level + 1);
-    }
-    delay();
-}
-
-static void t_branch_task_tree(long n)
-{
-    const long per_tree = (2L << TREE_DEPTH) - 1; /* tasks (and delays) of one tree */
-#pragma omp parallel
-    {
-        for (long j = 0; j < n / per_tree; j++) {
-#pragma omp task
-            branch_tree(1);
-        }
-        for (long j = 0; j < n % per_tree; j++) {
-#pragma omp task
+        {
+            branch_tree(level - 1);
+            branch_tree(level - 1);
             delay();
         }
     }
@@ -125,14 +113,38 @@ static void t_branch_task_tree(long n)
 
 static void leaf_tree(int level)
 {
-    if (level == TREE_DEPTH) {
+    if (level == 0) {
         delay();
         return;
     }
 #pragma omp task
-    leaf_tree(level + 1);
+    {
+        leaf_tree(level - 1);
+        leaf_tree(level - 1);
+    }
+}
+
+static void rest_as_tasks(long n)
+{
+    for (long j = 0; j < (n & ((1L << TREE_DEPTH) - 1)); j++) {
 #pragma omp task
-    leaf_tree(level + 1);
+        delay();
+    }
+}
+
+static void t_branch_task_tree(long n)
+{
+#pragma omp parallel
+    {
+        for (long j = 0; j < n >> TREE_DEPTH; j++) {
+#pragma omp task
+            {
+                branch_tree(TREE_DEPTH);
+                delay();
+            }
+        }
+        rest_as_tasks(n);
+    }
 }
 
 static void t_leaf_task_tree(long n)
@@ -140,11 +152,8 @@ static void t_leaf_task_tree(long n)
 #pragma omp parallel
     {
         for (long j = 0; j < n >> TREE_DEPTH; j++)
-            leaf_tree(0);
-        for (long j = 0; j < (n & ((1L << TREE_DEPTH) - 1)); j++) {
-#pragma omp task
-            delay();
-        }
+            leaf_tree(TREE_DEPTH);
+        rest_as_tasks(n);
     }
 }
 
