@@ -15,6 +15,8 @@
 
 #include "base/message.h"
 #include "phantom/phantom.h"
+#include "wait/late.h"
+#include "wait/peers.h"
 #include "wait/slice.h"
 #include "wait/wait.h"
 
@@ -45,6 +47,14 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
             pv_warn("GOMP_WAIT_POLICY=pvsched: %s; using the default policy", why);
             policy = PV_WAIT_DEFAULT;
         }
+    }
+    if (policy == PV_WAIT_DEFAULT) {
+        /* The late-waiter rules (late.c) use the phantom tracker when one
+         * is running, without being asked to: no message when there is none. */
+        const char *why = NULL;
+        pv_late_configure(false);
+        if (pv_late_on)
+            pv_late_configure(pv_phantom_open(&why));
     }
     policy_now = policy;
     switch (policy) {
@@ -106,6 +116,23 @@ void pv_wait_managed_threads_add(int delta)
 void pv_wait_managed_threads_set(int n)
 {
     atomic_store_explicit(&managed_threads, n, memory_order_relaxed);
+}
+
+void pv_wait_thread_start(void)
+{
+    pv_phantom_thread_start();
+    pv_peer_thread_start();
+}
+
+void pv_wait_thread_end(void)
+{
+    pv_peer_thread_end();
+}
+
+void pv_wait_fork_child(void)
+{
+    pv_wait_managed_threads_set(1);
+    pv_peers_fork_child();
 }
 
 void pv_wait_set_available_cpus(unsigned ncpus)

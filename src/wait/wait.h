@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 enum pv_wait_policy {
-    PV_WAIT_DEFAULT = 0, /* spin about as long as libgomp; yield when oversubscribed */
+    PV_WAIT_DEFAULT = 0, /* spin about as long as libgomp unless late (late.c); yield when oversubscribed */
     PV_WAIT_ACTIVE,      /* spin (practically) forever */
     PV_WAIT_PASSIVE,     /* block at once */
     PV_WAIT_PVSCHED,     /* spin while no teammate is a phantom; block at once otherwise */
@@ -77,5 +77,10 @@ unsigned long long pv_wait_spin_count(bool *yield);
 void pv_wait_managed_threads_add(int delta);
 void pv_wait_managed_threads_set(int n); /* a fork child: its one thread */
 void pv_wait_set_available_cpus(unsigned ncpus);
+/* A thread that runs teams starts (the phantom tracker and the late-waiter
+ * rules learn it), a pool worker leaves, a fork() child starts afresh. */
+void pv_wait_thread_start(void);
+void pv_wait_thread_end(void);
+void pv_wait_fork_child(void);
 
 #endif
