@@ -3,6 +3,7 @@
  *   pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] LOG
  *   pvomp-trace stats LOG
  *   pvomp-trace timeline [--html [OUT.html] | --json [OUT.json]] [--width PX] LOG
+ *   pvomp-trace advise [--json] LOG...
  *   pvomp-trace events [LOG]
  *   pvomp-trace snapshot PID   (a process tracing in ring mode writes a snapshot)
  *
@@ -23,6 +24,7 @@ static int usage(FILE *f, int status)
     fputs("usage: pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] [options] LOG\n"
           "       pvomp-trace stats [options] LOG...\n"
           "       pvomp-trace timeline [--html [OUT.html]|--json [OUT.json]] [--width PX] [options] LOG...\n"
+          "       pvomp-trace advise [--json] [--top N] [options] LOG...\n"
           "       pvomp-trace events [LOG]\n"
           "       pvomp-trace snapshot PID\n"
           "options: --events FILE   trace-events declarations for logs that lack them\n"
@@ -38,6 +40,8 @@ static int usage(FILE *f, int status)
           "several logs (stats, timeline): one summary / one timeline (JSON: a process\n"
           "         per log; HTML: a row per log's thread), on each log's CLOCK_MONOTONIC\n"
           "         (the processes of one host)\n"
+          "advise:  inefficiencies ranked by the wall time fixing each would save, with\n"
+          "         cause, place and advice (--json: {\"findings\": [...]}, best first)\n"
           "events:  the trace-events file for simpletrace.py (built-in catalog without LOG)\n"
           "snapshot: make a process that traces with PVOMP_TRACE_MODE=ring write its\n"
           "         recorder out (SIGUSR2) and print the snapshot's file name\n"
@@ -60,7 +64,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "snapshot"))
         return tr_cmd_snapshot(argc - 2, argv + 2, stdout);
     if (strcmp(cmd, "dump") && strcmp(cmd, "stats") && strcmp(cmd, "timeline") &&
-        strcmp(cmd, "events")) {
+        strcmp(cmd, "events") && strcmp(cmd, "advise")) {
         fprintf(stderr, "pvomp-trace: unknown command '%s'\n", cmd);
         return usage(stderr, 1);
     }
@@ -84,7 +88,7 @@ int main(int argc, char **argv)
             if (l > 5 && !strcmp(argv[i + 1] + l - 5, ext))
                 opt.output = argv[++i];
         }
-        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width") ||
+        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width") || !strcmp(a, "--top") ||
                   !strcmp(a, "--debuginfo") || !strcmp(a, "--time-base") ||
                   !strcmp(a, "--clock-offset")) &&
                  i + 1 < argc) {
@@ -113,7 +117,15 @@ int main(int argc, char **argv)
                 opt.debuginfo = v;
             else if (!strcmp(a, "-o"))
                 opt.output = v;
-            else {
+            else if (!strcmp(a, "--top")) {
+                char *end;
+                long t = strtol(v, &end, 10);
+                if (*end || t < 1 || t > 1000) {
+                    fprintf(stderr, "pvomp-trace: --top %s: give 1 to 1000 findings\n", v);
+                    return 1;
+                }
+                opt.top = (unsigned)t;
+            } else {
                 char *end;
                 long w = strtol(v, &end, 10);
                 if (*end || w < 200 || w > 20000) {
@@ -135,9 +147,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    bool many = !strcmp(cmd, "stats") || !strcmp(cmd, "timeline");
+    bool many = !strcmp(cmd, "stats") || !strcmp(cmd, "timeline") || !strcmp(cmd, "advise");
     if (npaths > 1 && !many) {
-        fprintf(stderr, "pvomp-trace: %s reads one log (stats and timeline merge several)\n", cmd);
+        fprintf(stderr, "pvomp-trace: %s reads one log (stats, timeline and advise take several)\n", cmd);
         return 1;
     }
     if (!path && strcmp(cmd, "events")) {
@@ -199,6 +211,8 @@ int main(int argc, char **argv)
             status = tr_cmd_stats(lp, n, &opt, out);
         else if (!strcmp(cmd, "timeline"))
             status = tr_cmd_timeline(lp, n, &opt, out);
+        else if (!strcmp(cmd, "advise"))
+            status = tr_cmd_advise(lp, n, &opt, out);
         else
             status = tr_cmd_events(lp[0], out);
         for (size_t i = 0; i < n; i++) {
