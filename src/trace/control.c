@@ -19,7 +19,6 @@
  * pv_trace_init() runs from a constructor; calling it again is harmless. */
 #include <fnmatch.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,16 +382,6 @@ static void trace_fork_child(void)
     pv_trace_writer_forget();
 }
 
-/* The CPUs the process may run on now (its affinity mask), for the cpus
- * record; 0 when the mask cannot be read. */
-static unsigned allowed_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return 0;
-    return (unsigned)CPU_COUNT(&set);
-}
-
 static void trace_init_once(void)
 {
     read_env();
@@ -408,7 +397,6 @@ static void trace_init_once(void)
     atomic_store_explicit(&pv_trace_on, 1, memory_order_release);
     pv_trace_set_all(pv_trace_state, pv_trace_catalog, PV_TRACE_NEVENTS);
     trace_thread_begin(0); /* the initial thread (the constructor runs on it) */
-    trace_cpus((unsigned)sysconf(_SC_NPROCESSORS_ONLN), allowed_cpus());
     atexit(trace_exit);
     pthread_atfork(NULL, NULL, trace_fork_child);
 }

@@ -25,6 +25,8 @@
 #define BARRIER_JOIN 2u
 #define BARRIER_CANCEL 3u
 #define LATE_NS 20000u          /* a spinning waiter this late was preempted */
+#define LATE_WOKEN_NS 200000u   /* a woken one this late found no free CPU */
+#define SECTION_ENTRY_NS 50u    /* taking and leaving a free section, traced */
 #define SMALL_TASK_NS 10000u    /* tasks averaging less: overhead dominates */
 
 _Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns argument");
@@ -85,8 +87,8 @@ struct adv {
     uint64_t phantom_since, phantom_ns;
     int64_t chunk;            /* the last loop_init's chunk */
     uint64_t task_wall_fn_n;
-    struct fn_wall { uint64_t fn, wall; } *task_regions;
-    size_t ntask_regions;
+    struct fn_wall { uint64_t fn, wall; } *task_regions, *work;
+    size_t ntask_regions, nwork;  /* work: members' work per region function */
 };
 
 const char *const tr_cause_name[C__COUNT] = {
@@ -134,6 +136,17 @@ static void add(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key, uint6
         f->threads = threads;
 }
 
+/* The entry of fn in a table of (fn, ns), made when missing. */
+static struct fn_wall *fn_slot(struct fn_wall **v, size_t *n, uint64_t fn)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i].fn == fn)
+            return &(*v)[i];
+    *v = tr_xrealloc(*v, *n + 1, sizeof **v);
+    (*v)[*n] = (struct fn_wall){ fn, 0 };
+    return &(*v)[(*n)++];
+}
+
 static struct region *region_of(struct adv *a, uint64_t team)
 {
     for (size_t i = 0; i < a->nreg; i++)
@@ -152,6 +165,7 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
 {
     unsigned n = e->arrived;
     g->crit_path += e->max;
+    fn_slot(&a->work, &a->nwork, g->fn)->wall += e->sum;
     g->released_k = e->k;
     g->release = e->last_arrival;
     g->late_max = 0;
@@ -203,16 +217,18 @@ static void arrive(struct adv *a, struct thr *t, uint64_t ts)
         episode_close(a, g, e, ts);
 }
 
-/* A member leaves the barrier its team passed last.  A waiter that spun
- * sees the release within a microsecond; one that starts later than
- * LATE_NS after the release was off its CPU, and the team's next phase
- * waits for the latest of them. */
+/* A member leaves the barrier its team passed last (or starts after the
+ * fork).  A waiter that spun sees the release within a microsecond; one
+ * that starts later than LATE_NS after the release was off its CPU.  A
+ * waiter that slept is woken within tens of microseconds when a CPU is
+ * free; later than LATE_WOKEN_NS, none was.  The team's next phase waits
+ * for the latest of them. */
 static void late_start(struct adv *a, struct thr *t, uint64_t ts)
 {
     struct region *g = region_of(a, t->team);
-    bool spun = !t->blocked;
+    uint64_t limit = t->blocked ? LATE_WOKEN_NS : LATE_NS;
     t->blocked = false;
-    if (!g || !spun || !g->release || g->released_k + 1 != t->k || ts < g->release + LATE_NS)
+    if (!g || !g->release || g->released_k + 1 != t->k || ts < g->release + limit)
         return;
     uint64_t late = ts - g->release;
     if (late <= g->late_max)
@@ -226,18 +242,9 @@ static void late_start(struct adv *a, struct thr *t, uint64_t ts)
 static void region_end(struct adv *a, struct region *g, uint64_t ts)
 {
     uint64_t wall = ts > g->start ? ts - g->start : 0;
-    if (g->tasks) {
-        /* the tasks' regions' wall time, for task_overhead */
-        size_t i = 0;
-        while (i < a->ntask_regions && a->task_regions[i].fn != g->fn)
-            i++;
-        if (i == a->ntask_regions) {
-            a->task_regions = tr_xrealloc(a->task_regions, ++a->ntask_regions,
-                                          sizeof *a->task_regions);
-            a->task_regions[i] = (struct fn_wall){ g->fn, 0 };
-        }
-        a->task_regions[i].wall += wall;
-    } else if (wall > g->crit_path) {
+    if (g->tasks) /* the tasks' regions' wall time, for task_overhead */
+        fn_slot(&a->task_regions, &a->ntask_regions, g->fn)->wall += wall;
+    else if (wall > g->crit_path) {
         enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_FORK_JOIN;
         add(a, c, g->fn, 0, wall - g->crit_path, wall, g->crit_path, g->nthreads);
     }
@@ -473,15 +480,31 @@ static void tasks_finish(struct adv *a)
     }
 }
 
-/* Critical sections and locks: the team's time waiting for and holding
- * the section, per member, is what a reduction or atomic would save. */
+/* Critical sections and locks.  A reduction or atomic instead runs the
+ * held work in parallel and saves each entry's cost (SECTION_ENTRY_NS):
+ * the region then takes its members' work T (their phases less this
+ * wait) over n threads, where the
+ * section held alone took at least H (the held time, serialised), so the
+ * gain is H - T/n when the section is the bottleneck; else the members'
+ * wait for it, W/n.  A bottleneck's imbalance is the section's doing: the
+ * region's imbalance finding is folded into it. */
 static void sections_finish(struct adv *a, size_t first)
 {
     for (size_t i = first; i < a->out->n; i++) {
         struct tr_finding *f = &a->out->v[i];
         if (f->cause != C_CRITICAL && f->cause != C_LOCK)
             continue;
-        f->gain_ns = (f->ns + f->work_ns) / (f->threads ? f->threads : 1);
+        uint64_t n = f->threads ? f->threads : 1;
+        uint64_t work = fn_slot(&a->work, &a->nwork, f->fn)->wall;
+        uint64_t t = (work > f->ns ? work - f->ns : 0) / n; /* the wait is no work */
+        uint64_t gain = f->ns / n;
+        if (f->work_ns > t && f->work_ns - t > gain) {
+            gain = f->work_ns - t;
+            for (size_t k = first; k < a->out->n; k++)
+                if (a->out->v[k].cause == C_IMBALANCE && a->out->v[k].fn == f->fn)
+                    a->out->v[k].gain_ns = 0;
+        }
+        f->gain_ns = gain + f->count * SECTION_ENTRY_NS / n;
     }
 }
 
@@ -518,6 +541,7 @@ void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
     free(a.reg);
     free(a.sites);
     free(a.task_regions);
+    free(a.work);
 }
 
 static int by_gain(const void *x, const void *y)
