@@ -19,7 +19,7 @@
 #define MAX_FINDINGS 4096u
 #define MAX_ADV_SITES 1024u
 #define TASK_DEPTH 64u
-#define DISPATCH_CAP_NS 1000u   /* a chunk interval counts as dispatch up to this */
+#define DISPATCH_CAP_NS 1000u   /* a shorter chunk interval counts as dispatch */
 /* barrier_kind values (src/trace/trace-events): explicit 0, workshare 1,
  * join 2, cancel 3 are team barriers; other 4 (task reduction) is not. */
 #define BARRIER_JOIN 2u
@@ -34,8 +34,10 @@ _Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns
 struct episode {
     uint64_t k;               /* which barrier of the region (UINT64_MAX: unused) */
     unsigned arrived;
-    uint64_t sum, max, min;
+    uint64_t sum, max, min;   /* the members' phase work */
+    uint64_t sum_at, max_at;  /* their arrival after the release that began it */
     uint64_t max_serial;      /* the slowest member's single body in the phase */
+    uint64_t max_chunks, max_chunk_ns; /* its loop chunks in the phase, their time */
     uint64_t phantom_ns;      /* phantom time counter when the first arrived */
     uint64_t last_arrival;    /* when the last member arrived: the release */
 };
@@ -64,6 +66,7 @@ struct thr {
     uint64_t single_ts;       /* an executed single in the phase: when */
     uint64_t single_ns;       /* its body, at the barrier */
     uint64_t last_chunk;      /* previous loop_chunk in the phase */
+    uint64_t chunks, chunk_ns;  /* chunks taken in the phase, time between them */
     bool blocked;             /* its last wait ended after sleeping */
     uint64_t crit_wait, lock_wait, crit_start, lock_start;
     unsigned crit_depth, lock_depth;
@@ -172,7 +175,13 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
     e->k = UINT64_MAX;
     if (n < 2)
         return;
+    /* Idle time at the barrier that uneven work explains: the work's spread,
+     * but no more than the arrivals' (a member that started late, already
+     * counted as such, did less work without arriving earlier). */
     uint64_t mean = e->sum / n, gain = e->max - mean, spread = e->max - e->min;
+    uint64_t by_arrival = e->max_at - e->sum_at / n;
+    if (by_arrival < gain)
+        gain = by_arrival;
     if (!gain)
         return;
     enum tr_cause c = C_IMBALANCE;
@@ -184,6 +193,8 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
         ns = e->max_serial;
     } else if (phantom_now(a, ts) > e->phantom_ns)
         c = C_PHANTOM;
+    else if (e->max_chunks >= 2 && gain > 2 * (e->max_chunk_ns / (e->max_chunks - 1)))
+        c = C_PHANTOM; /* a dynamic loop evens out to a chunk: that member lost its CPU */
     add(a, c, g->fn, 0, gain, ns, mean, g->nthreads);
 }
 
@@ -192,8 +203,9 @@ static void arrive(struct adv *a, struct thr *t, uint64_t ts)
 {
     struct region *g = region_of(a, t->team);
     uint64_t w = t->phase_start && ts > t->phase_start ? ts - t->phase_start : 0;
-    uint64_t serial = t->single_ns;
+    uint64_t serial = t->single_ns, chunks = t->chunks, chunk_ns = t->chunk_ns;
     uint64_t k = t->k++;
+    t->chunks = t->chunk_ns = 0;
     t->phase_start = 0;
     t->single_ts = t->single_ns = 0;
     t->last_chunk = 0;
@@ -203,13 +215,19 @@ static void arrive(struct adv *a, struct thr *t, uint64_t ts)
     if (e->k != k) {
         *e = (struct episode){ .k = k, .min = UINT64_MAX, .phantom_ns = phantom_now(a, ts) };
     }
+    uint64_t at = ts > g->release ? ts - g->release : 0;
     e->arrived++;
     e->sum += w;
+    e->sum_at += at;
+    if (at > e->max_at)
+        e->max_at = at;
     if (ts > e->last_arrival)
         e->last_arrival = ts;
     if (w >= e->max) {
         e->max = w;
         e->max_serial = serial;
+        e->max_chunks = chunks;
+        e->max_chunk_ns = chunk_ns;
     }
     if (w < e->min)
         e->min = w;
@@ -346,7 +364,7 @@ static void record(struct adv *a, const struct tr_rec *r)
             g->nthreads = (unsigned)r->u[TR_ARG_implicit_task_begin_nthreads];
         t->phase_start = ts;
         t->k = 0;
-        t->single_ts = t->single_ns = t->last_chunk = 0;
+        t->single_ts = t->single_ns = t->last_chunk = t->chunks = t->chunk_ns = 0;
         if (t->num)             /* a worker woken by the fork (the primary forks) */
             late_start(a, t, ts);
         break;
@@ -384,11 +402,15 @@ static void record(struct adv *a, const struct tr_rec *r)
         a->chunk = (int64_t)r->u[TR_ARG_loop_init_chunk];
         break;
     case K_LOOP_CHUNK:
+        t->chunks++;
         if (t->last_chunk && t->phase_start) {
             uint64_t iv = ts - t->last_chunk;
+            t->chunk_ns += iv;
             struct tr_finding *f = finding(a, C_SCHEDULING, t->fn, 0);
             if (f) {
-                f->gain_ns += iv < DISPATCH_CAP_NS ? iv : DISPATCH_CAP_NS;
+                /* a short interval is mostly dispatch; in a long one the
+                 * dispatch is a small part of the chunk's work */
+                f->gain_ns += iv < DISPATCH_CAP_NS ? iv / (t->nthreads ? t->nthreads : 1) : 0;
                 f->count++;
                 f->work_ns += iv;
                 f->chunk = a->chunk;
