@@ -23,16 +23,9 @@ import subprocess
 import sys
 import tempfile
 
-CASES = {
-    "imbalance": ("imbalance",),
-    "serial": ("serial",),
-    "scheduling": ("scheduling",),
-    "critical": ("critical",),
-    "task_overhead": ("task_overhead",),
-    "oversubscription": ("oversubscription",),
-    "phantom": ("phantom", "imbalance"),
-    "fork_join": ("fork_join",),
-}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "trace", "advise"))
+from cases import CASES  # noqa: E402
+
 
 
 def kernel(prog, case, variant, env):

@@ -33,21 +33,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testrun  # noqa: E402
 from testrun import check, fail, run  # noqa: E402,F401
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "advise"))
+from cases import CASES  # noqa: E402
+
 A = None
 TMP = None
 SRC = None
 
-# the cause the advisor must put first, per case
-EXPECT = {
-    "imbalance": ("imbalance",),
-    "serial": ("serial",),
-    "scheduling": ("scheduling",),
-    "critical": ("critical",),
-    "task_overhead": ("task_overhead",),
-    "oversubscription": ("oversubscription",),
-    "phantom": ("phantom", "imbalance"),
-    "fork_join": ("fork_join",),
-}
+EXPECT = CASES  # the cause the advisor must put first, per case
 
 
 def build(name, cc=None, debug=True):

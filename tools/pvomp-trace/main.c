@@ -50,6 +50,20 @@ static int usage(FILE *f, int status)
     return status;
 }
 
+/* The value v of option a, a number in [min, max] (else a message). */
+static bool number(const char *a, const char *v, long min, long max, const char *what,
+                   unsigned *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < min || n > max) {
+        fprintf(stderr, "pvomp-trace: %s %s: give %ld to %ld %s\n", a, v, min, max, what);
+        return false;
+    }
+    *out = (unsigned)n;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     struct tr_opts opt = { 0 };
@@ -118,22 +132,10 @@ int main(int argc, char **argv)
             else if (!strcmp(a, "-o"))
                 opt.output = v;
             else if (!strcmp(a, "--top")) {
-                char *end;
-                long t = strtol(v, &end, 10);
-                if (*end || t < 1 || t > 1000) {
-                    fprintf(stderr, "pvomp-trace: --top %s: give 1 to 1000 findings\n", v);
+                if (!number(a, v, 1, 1000, "findings", &opt.top))
                     return 1;
-                }
-                opt.top = (unsigned)t;
-            } else {
-                char *end;
-                long w = strtol(v, &end, 10);
-                if (*end || w < 200 || w > 20000) {
-                    fprintf(stderr, "pvomp-trace: --width %s: give 200 to 20000 pixels\n", v);
-                    return 1;
-                }
-                opt.width = (unsigned)w;
-            }
+            } else if (!number(a, v, 200, 20000, "pixels", &opt.width))
+                return 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "pvomp-trace: unknown option '%s'\n", a);
             return usage(stderr, 1);
