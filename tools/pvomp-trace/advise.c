@@ -24,6 +24,7 @@
  * join 2, cancel 3 are team barriers; other 4 (task reduction) is not. */
 #define BARRIER_JOIN 2u
 #define BARRIER_CANCEL 3u
+#define THREAD_POOL 1u          /* thread_begin.worker: a pool thread */
 #define LATE_NS 20000u          /* a spinning waiter this late was preempted */
 #define LATE_WOKEN_NS 200000u   /* a woken one this late found no free CPU */
 #define SECTION_ENTRY_NS 50u    /* taking and leaving a free section, traced */
@@ -49,6 +50,7 @@ struct region {
     uint64_t crit_path;       /* sum of complete episodes' slowest phase, and
                                  of the latest spinning waiter's late start */
     uint64_t released_k, release, late_max; /* the last complete episode */
+    uint64_t creation;        /* the latest start of a member created for it */
     bool tasks;               /* tasks ran in it */
 };
 
@@ -68,6 +70,8 @@ struct thr {
     uint64_t last_chunk;      /* previous loop_chunk in the phase */
     uint64_t chunks, chunk_ns;  /* chunks taken in the phase, time between them */
     bool blocked;             /* its last wait ended after sleeping */
+    bool created;             /* a pool thread that has not yet started a task */
+    uint64_t joining;         /* the team whose join barrier it is in */
     uint64_t crit_wait, lock_wait, crit_start, lock_start;
     unsigned crit_depth, lock_depth;
     uint64_t t_start[TASK_DEPTH], t_child[TASK_DEPTH];
@@ -89,6 +93,7 @@ struct adv {
     unsigned phantoms;
     uint64_t phantom_since, phantom_ns;
     int64_t chunk;            /* the last loop_init's chunk */
+    uint64_t forks;           /* regions begun (their primaries' implicit tasks) */
     uint64_t task_wall_fn_n;
     struct fn_wall { uint64_t fn, wall; } *task_regions, *work;
     size_t ntask_regions, nwork;  /* work: members' work per region function */
@@ -262,9 +267,10 @@ static void region_end(struct adv *a, struct region *g, uint64_t ts)
     uint64_t wall = ts > g->start ? ts - g->start : 0;
     if (g->tasks) /* the tasks' regions' wall time, for task_overhead */
         fn_slot(&a->task_regions, &a->ntask_regions, g->fn)->wall += wall;
-    else if (wall > g->crit_path) {
+    else if (wall > g->crit_path + g->creation) {
         enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_FORK_JOIN;
-        add(a, c, g->fn, 0, wall - g->crit_path, wall, g->crit_path, g->nthreads);
+        uint64_t over = wall - g->crit_path - g->creation;
+        add(a, c, g->fn, 0, over, wall, g->crit_path, g->nthreads);
     }
     *g = a->reg[--a->nreg];
 }
@@ -365,13 +371,29 @@ static void record(struct adv *a, const struct tr_rec *r)
         t->phase_start = ts;
         t->k = 0;
         t->single_ts = t->single_ns = t->last_chunk = t->chunks = t->chunk_ns = 0;
-        if (t->num)             /* a worker woken by the fork (the primary forks) */
+        if (g && (t->created || (!t->num && !a->forks))) {
+            /* started by this fork, or the process's first fork (which
+             * creates the pool): creation, once a process */
+            if (ts > g->start && ts - g->start > g->creation)
+                g->creation = ts - g->start;
+        } else if (t->num) {    /* a worker woken by the fork */
             late_start(a, t, ts);
+        } else {                /* the primary, forking: microseconds of work */
+            t->blocked = true;
+            late_start(a, t, ts);
+        }
+        if (!t->num)
+            a->forks++;
+        t->created = false;
+        break;
+    case K_THREAD_BEGIN:
+        t->created = r->u[0] == THREAD_POOL;
         break;
     }
     case K_ITASK_END:
         if (t->team)
             arrive(a, t, ts);   /* the join barrier's episode */
+        t->joining = t->team;
         t->team = 0;
         t->fn = 0;
         t->nthreads = 0;
@@ -389,6 +411,14 @@ static void record(struct adv *a, const struct tr_rec *r)
         if (t->team && !t->phase_start && r->u[0] != BARRIER_JOIN) {
             t->phase_start = ts;
             late_start(a, t, ts);
+        } else if (r->u[0] == BARRIER_JOIN && t->joining) {
+            /* the primary ends the region when it sees the join open */
+            if (t->num == 0) {
+                t->team = t->joining;
+                late_start(a, t, ts);
+                t->team = 0;
+            }
+            t->joining = 0;
         }
         break;
     case K_WAIT_END:
