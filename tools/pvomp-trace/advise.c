@@ -14,97 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise.h"
-
-#define MAX_FINDINGS 4096u
-#define MAX_ADV_SITES 1024u
-#define TASK_DEPTH 64u
-#define DISPATCH_CAP_NS 1000u   /* a shorter chunk interval counts as dispatch */
-/* barrier_kind values (src/trace/trace-events): explicit 0, workshare 1,
- * join 2, cancel 3 are team barriers; other 4 (task reduction) is not. */
-#define BARRIER_JOIN 2u
-#define BARRIER_CANCEL 3u
-#define THREAD_POOL 1u          /* thread_begin.worker: a pool thread */
-#define LATE_NS 20000u          /* a spinning waiter this late was preempted */
-#define LATE_WOKEN_NS 200000u   /* a woken one this late found no free CPU */
-#define SECTION_ENTRY_NS 50u    /* taking and leaving a free section, traced */
-#define SMALL_TASK_NS 10000u    /* tasks averaging less: overhead dominates */
-
-_Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns argument");
-
-struct episode {
-    uint64_t k;               /* which barrier of the region (UINT64_MAX: unused) */
-    unsigned arrived;
-    uint64_t sum, max, min;   /* the members' phase work */
-    uint64_t sum_at, max_at;  /* their arrival after the release that began it */
-    uint64_t max_serial;      /* the slowest member's single body in the phase */
-    uint64_t max_chunks, max_chunk_ns; /* its loop chunks in the phase, their time */
-    uint64_t phantom_ns;      /* phantom time counter when the first arrived */
-    uint64_t last_arrival;    /* when the last member arrived: the release */
-};
-
-struct region {
-    uint64_t team, fn, start;
-    unsigned nthreads;
-    struct episode ep[4];     /* by k & 3 */
-    uint64_t crit_path;       /* sum of complete episodes' slowest phase, and
-                                 of the latest spinning waiter's late start */
-    uint64_t released_k, release, late_max; /* the last complete episode */
-    uint64_t creation;        /* the latest start of a member created for it */
-    bool tasks;               /* tasks ran in it */
-};
-
-struct site {                 /* a task construct: where, and its tasks */
-    uint64_t fn, ra, region_fn;
-    uint64_t n, excl;
-};
-
-struct thr {
-    uint64_t team;
-    unsigned num, nthreads;
-    uint64_t fn;              /* the region the thread is in (0: none) */
-    uint64_t phase_start;     /* 0: not in a phase (in a barrier, outside) */
-    uint64_t k;
-    uint64_t single_ts;       /* an executed single in the phase: when */
-    uint64_t single_ns;       /* its body, at the barrier */
-    uint64_t last_chunk;      /* previous loop_chunk in the phase */
-    uint64_t chunks, chunk_ns;  /* chunks taken in the phase, time between them */
-    bool blocked;             /* its last wait ended after sleeping */
-    bool created;             /* a pool thread that has not yet started a task */
-    uint64_t joining;         /* the team whose join barrier it is in */
-    uint64_t crit_wait, lock_wait, crit_start, lock_start;
-    unsigned crit_depth, lock_depth;
-    uint64_t t_start[TASK_DEPTH], t_child[TASK_DEPTH];
-    uint32_t t_site[TASK_DEPTH];
-    unsigned t_depth;
-};
-
-struct adv {
-    struct tr_advice *out;
-    size_t ix;
-    struct thr *thr;
-    size_t nthr;
-    struct region *reg;
-    size_t nreg, reg_cap;
-    struct site *sites;
-    size_t nsites;
-    struct tr_idmap pending;  /* task -> site + 1 */
-    unsigned cpus;
-    unsigned phantoms;
-    uint64_t phantom_since, phantom_ns;
-    int64_t chunk;            /* the last loop_init's chunk */
-    uint64_t forks;           /* regions begun (their primaries' implicit tasks) */
-    uint64_t task_wall_fn_n;
-    struct fn_wall { uint64_t fn, wall; } *task_regions, *work;
-    size_t ntask_regions, nwork;  /* work: members' work per region function */
-};
+#include "advise_internal.h"
 
 const char *const tr_cause_name[C__COUNT] = {
     "imbalance", "serial", "scheduling", "critical", "lock", "task_overhead",
     "task_starvation", "phantom", "oversubscription", "fork_join",
 };
 
-static struct tr_finding *finding(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key)
+struct tr_finding *tr_adv_finding(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key)
 {
     struct tr_advice *o = a->out;
     for (size_t i = o->n; i-- > 0;) {
@@ -130,10 +47,10 @@ static struct tr_finding *finding(struct adv *a, enum tr_cause c, uint64_t fn, u
     return f;
 }
 
-static void add(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key, uint64_t gain,
+void tr_adv_add(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key, uint64_t gain,
                 uint64_t ns, uint64_t work, unsigned threads)
 {
-    struct tr_finding *f = finding(a, c, fn, key);
+    struct tr_finding *f = tr_adv_finding(a, c, fn, key);
     if (!f)
         return;
     f->gain_ns += gain;
@@ -145,7 +62,7 @@ static void add(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key, uint6
 }
 
 /* The entry of fn in a table of (fn, ns), made when missing. */
-static struct fn_wall *fn_slot(struct fn_wall **v, size_t *n, uint64_t fn)
+struct fn_wall *tr_adv_fn_slot(struct fn_wall **v, size_t *n, uint64_t fn)
 {
     for (size_t i = 0; i < *n; i++)
         if ((*v)[i].fn == fn)
@@ -155,7 +72,7 @@ static struct fn_wall *fn_slot(struct fn_wall **v, size_t *n, uint64_t fn)
     return &(*v)[(*n)++];
 }
 
-static struct region *region_of(struct adv *a, uint64_t team)
+struct region *tr_adv_region_of(struct adv *a, uint64_t team)
 {
     for (size_t i = 0; i < a->nreg; i++)
         if (a->reg[i].team == team)
@@ -173,7 +90,7 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
 {
     unsigned n = e->arrived;
     g->crit_path += e->max;
-    fn_slot(&a->work, &a->nwork, g->fn)->wall += e->sum;
+    tr_adv_fn_slot(&a->work, &a->nwork, g->fn)->wall += e->sum;
     g->released_k = e->k;
     g->release = e->last_arrival;
     g->late_max = 0;
@@ -200,13 +117,13 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
         c = C_PHANTOM;
     else if (e->max_chunks >= 2 && gain > 2 * (e->max_chunk_ns / (e->max_chunks - 1)))
         c = C_PHANTOM; /* a dynamic loop evens out to a chunk: that member lost its CPU */
-    add(a, c, g->fn, 0, gain, ns, mean, g->nthreads);
+    tr_adv_add(a, c, g->fn, 0, gain, ns, mean, g->nthreads);
 }
 
 /* Member t arrives at its region's barrier t->k with its phase's work. */
 static void arrive(struct adv *a, struct thr *t, uint64_t ts)
 {
-    struct region *g = region_of(a, t->team);
+    struct region *g = tr_adv_region_of(a, t->team);
     uint64_t w = t->phase_start && ts > t->phase_start ? ts - t->phase_start : 0;
     uint64_t serial = t->single_ns, chunks = t->chunks, chunk_ns = t->chunk_ns;
     uint64_t k = t->k++;
@@ -248,7 +165,7 @@ static void arrive(struct adv *a, struct thr *t, uint64_t ts)
  * for the latest of them. */
 static void late_start(struct adv *a, struct thr *t, uint64_t ts)
 {
-    struct region *g = region_of(a, t->team);
+    struct region *g = tr_adv_region_of(a, t->team);
     uint64_t limit = t->blocked ? LATE_WOKEN_NS : LATE_NS;
     t->blocked = false;
     if (!g || !g->release || g->released_k + 1 != t->k || ts < g->release + limit)
@@ -257,7 +174,7 @@ static void late_start(struct adv *a, struct thr *t, uint64_t ts)
     if (late <= g->late_max)
         return;
     enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_PHANTOM;
-    add(a, c, g->fn, 0, late - g->late_max, late - g->late_max, 0, g->nthreads);
+    tr_adv_add(a, c, g->fn, 0, late - g->late_max, late - g->late_max, 0, g->nthreads);
     g->crit_path += late - g->late_max;
     g->late_max = late;
 }
@@ -266,66 +183,13 @@ static void region_end(struct adv *a, struct region *g, uint64_t ts)
 {
     uint64_t wall = ts > g->start ? ts - g->start : 0;
     if (g->tasks) /* the tasks' regions' wall time, for task_overhead */
-        fn_slot(&a->task_regions, &a->ntask_regions, g->fn)->wall += wall;
+        tr_adv_fn_slot(&a->task_regions, &a->ntask_regions, g->fn)->wall += wall;
     else if (wall > g->crit_path + g->creation) {
         enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_FORK_JOIN;
         uint64_t over = wall - g->crit_path - g->creation;
-        add(a, c, g->fn, 0, over, wall, g->crit_path, g->nthreads);
+        tr_adv_add(a, c, g->fn, 0, over, wall, g->crit_path, g->nthreads);
     }
     *g = a->reg[--a->nreg];
-}
-
-static uint32_t site_of(struct adv *a, uint64_t fn, uint64_t ra)
-{
-    for (size_t i = a->nsites; i-- > 0;)
-        if (a->sites[i].fn == fn && a->sites[i].ra == ra)
-            return (uint32_t)i;
-    if (a->nsites >= MAX_ADV_SITES)
-        return (uint32_t)(a->nsites - 1);
-    a->sites = tr_xrealloc(a->sites, a->nsites + 1, sizeof *a->sites);
-    a->sites[a->nsites] = (struct site){ .fn = fn, .ra = ra };
-    return (uint32_t)a->nsites++;
-}
-
-/* Critical sections and locks: waits and held times by (lock, region). */
-static void section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step,
-                    const struct tr_rec *r)
-{
-    uint64_t *wait = c == C_CRITICAL ? &t->crit_wait : &t->lock_wait;
-    uint64_t *start = c == C_CRITICAL ? &t->crit_start : &t->lock_start;
-    unsigned *depth = c == C_CRITICAL ? &t->crit_depth : &t->lock_depth;
-    uint64_t ts = r->ts, lock = r->u[0];
-    if (step == 0) {            /* _enter */
-        *wait = ts;
-        return;
-    }
-    uint64_t ns = step == 3 ? r->u[TR_ARG_critical_held_ns] : 0;
-    uint64_t at = step == 3 ? (ns < ts ? ts - ns : ts) : ts;
-    uint64_t waited = 0;
-    if (step != 2) {            /* acquired (or held: acquired at ts - ns) */
-        if (*wait && at > *wait)
-            waited = at - *wait;
-        *wait = 0;
-        if ((*depth)++ == 0)
-            *start = at;
-        if (step == 1) {
-            struct tr_finding *f = waited ? finding(a, c, t->fn, lock) : NULL;
-            if (f)
-                f->ns += waited;
-            return;
-        }
-    }
-    if (*depth && --*depth == 0) {
-        uint64_t held = ts > *start ? ts - *start : 0;
-        struct tr_finding *f = finding(a, c, t->fn, lock);
-        if (f) {
-            f->ns += waited;
-            f->work_ns += held;
-            f->count++;
-            if (t->nthreads > f->threads)
-                f->threads = t->nthreads;
-        }
-    }
 }
 
 static void record(struct adv *a, const struct tr_rec *r)
@@ -335,7 +199,7 @@ static void record(struct adv *a, const struct tr_rec *r)
     uint64_t ts = r->ts;
     switch (r->d->kind) {
     case K_PARALLEL_BEGIN: {
-        struct region *g = region_of(a, r->u[TR_ARG_parallel_begin_team]);
+        struct region *g = tr_adv_region_of(a, r->u[TR_ARG_parallel_begin_team]);
         if (!g) {
             if (a->nreg == a->reg_cap) {
                 a->reg_cap = a->reg_cap ? 2 * a->reg_cap : 8;
@@ -355,13 +219,13 @@ static void record(struct adv *a, const struct tr_rec *r)
         break;
     }
     case K_PARALLEL_END: {
-        struct region *g = region_of(a, r->u[TR_ARG_parallel_end_team]);
+        struct region *g = tr_adv_region_of(a, r->u[TR_ARG_parallel_end_team]);
         if (g)
             region_end(a, g, ts);
         break;
     }
     case K_ITASK_BEGIN: {
-        struct region *g = region_of(a, r->u[TR_ARG_implicit_task_begin_team]);
+        struct region *g = tr_adv_region_of(a, r->u[TR_ARG_implicit_task_begin_team]);
         t->team = r->u[TR_ARG_implicit_task_begin_team];
         t->num = (unsigned)r->u[TR_ARG_implicit_task_begin_thread_num];
         t->fn = g ? g->fn : 0;
@@ -436,7 +300,7 @@ static void record(struct adv *a, const struct tr_rec *r)
         if (t->last_chunk && t->phase_start) {
             uint64_t iv = ts - t->last_chunk;
             t->chunk_ns += iv;
-            struct tr_finding *f = finding(a, C_SCHEDULING, t->fn, 0);
+            struct tr_finding *f = tr_adv_finding(a, C_SCHEDULING, t->fn, 0);
             if (f) {
                 /* a short interval is mostly dispatch; in a long one the
                  * dispatch is a small part of the chunk's work */
@@ -449,21 +313,21 @@ static void record(struct adv *a, const struct tr_rec *r)
         t->last_chunk = ts;
         break;
     case K_CRIT_ENTER: case K_CRIT_ACQ: case K_CRIT_REL: case K_CRIT_HELD:
-        section(a, t, C_CRITICAL, r->d->kind - K_CRIT_ENTER, r);
+        tr_adv_section(a, t, C_CRITICAL, r->d->kind - K_CRIT_ENTER, r);
         break;
     case K_LOCK_ENTER: case K_LOCK_ACQ: case K_LOCK_REL: case K_LOCK_HELD:
-        section(a, t, C_LOCK, r->d->kind - K_LOCK_ENTER, r);
+        tr_adv_section(a, t, C_LOCK, r->d->kind - K_LOCK_ENTER, r);
         break;
     case K_TASK_CREATE: {
         uint64_t ra = r->nargs > TR_ARG_task_create_codeptr_ra ? r->u[TR_ARG_task_create_codeptr_ra] : 0;
-        uint32_t s = site_of(a, r->u[TR_ARG_task_create_fn], ra);
+        uint32_t s = tr_adv_site_of(a, r->u[TR_ARG_task_create_fn], ra);
         tr_idmap_put(&a->pending, r->u[TR_ARG_task_create_task], s);
         break;
     }
     case K_TASK_BEGIN: {
         uint32_t s = tr_idmap_take(&a->pending, r->u[TR_ARG_task_begin_task]);
         if (s == UINT32_MAX)
-            s = site_of(a, 0, 0);
+            s = tr_adv_site_of(a, 0, 0);
         if (t->t_depth < TASK_DEPTH) {
             t->t_start[t->t_depth] = ts;
             t->t_child[t->t_depth] = 0;
@@ -471,7 +335,7 @@ static void record(struct adv *a, const struct tr_rec *r)
         }
         t->t_depth++;
         if (t->team) {
-            struct region *g = region_of(a, t->team);
+            struct region *g = tr_adv_region_of(a, t->team);
             if (g)
                 g->tasks = true;
             if (!a->sites[s].region_fn)
@@ -507,59 +371,6 @@ static void record(struct adv *a, const struct tr_rec *r)
     }
 }
 
-/* task_overhead: a site whose tasks average under SMALL_TASK_NS gets its
- * share (by task time) of the wall time of the regions its tasks ran in. */
-static void tasks_finish(struct adv *a)
-{
-    for (size_t r = 0; r < a->ntask_regions; r++) {
-        uint64_t all = 0;
-        for (size_t i = 0; i < a->nsites; i++)
-            if (a->sites[i].region_fn == a->task_regions[r].fn)
-                all += a->sites[i].excl;
-        for (size_t i = 0; i < a->nsites && all; i++) {
-            struct site *s = &a->sites[i];
-            if (s->region_fn != a->task_regions[r].fn || !s->n || s->excl / s->n >= SMALL_TASK_NS)
-                continue;
-            struct tr_finding *f = finding(a, C_TASK_OVERHEAD, s->region_fn, s->ra ? s->ra : s->fn);
-            if (!f)
-                continue;
-            f->task_site = true;
-            f->gain_ns += (uint64_t)((double)a->task_regions[r].wall * (double)s->excl / (double)all);
-            f->count += s->n;
-            f->work_ns += s->excl;
-            f->body = s->fn;
-        }
-    }
-}
-
-/* Critical sections and locks.  A reduction or atomic instead runs the
- * held work in parallel and saves each entry's cost (SECTION_ENTRY_NS):
- * the region then takes its members' work T (their phases less this
- * wait) over n threads, where the
- * section held alone took at least H (the held time, serialised), so the
- * gain is H - T/n when the section is the bottleneck; else the members'
- * wait for it, W/n.  A bottleneck's imbalance is the section's doing: the
- * region's imbalance finding is folded into it. */
-static void sections_finish(struct adv *a, size_t first)
-{
-    for (size_t i = first; i < a->out->n; i++) {
-        struct tr_finding *f = &a->out->v[i];
-        if (f->cause != C_CRITICAL && f->cause != C_LOCK)
-            continue;
-        uint64_t n = f->threads ? f->threads : 1;
-        uint64_t work = fn_slot(&a->work, &a->nwork, f->fn)->wall;
-        uint64_t t = (work > f->ns ? work - f->ns : 0) / n; /* the wait is no work */
-        uint64_t gain = f->ns / n;
-        if (f->work_ns > t && f->work_ns - t > gain) {
-            gain = f->work_ns - t;
-            for (size_t k = first; k < a->out->n; k++)
-                if (a->out->v[k].cause == C_IMBALANCE && a->out->v[k].fn == f->fn)
-                    a->out->v[k].gain_ns = 0;
-        }
-        f->gain_ns = gain + f->count * SECTION_ENTRY_NS / n;
-    }
-}
-
 void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
 {
     struct adv a = { .out = adv, .ix = ix };
@@ -581,8 +392,8 @@ void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
     tr_merge_free(m);
     while (a.nreg)
         region_end(&a, &a.reg[0], t1);
-    tasks_finish(&a);
-    sections_finish(&a, first);
+    tr_adv_tasks_finish(&a);
+    tr_adv_sections_finish(&a, first);
     if (adv->nlogs <= ix) {
         adv->run_ns = tr_xrealloc(adv->run_ns, ix + 1, sizeof *adv->run_ns);
         adv->nlogs = ix + 1;

@@ -1,6 +1,7 @@
 /* advise: what is slow in a traced run, why, where, and what fixing it
- * would save (docs/trace.md, "advise").  advise.c reads logs into findings;
- * advise_out.c ranks them and prints them (text, JSON, an HTML section). */
+ * would save (docs/trace.md, "advise").  advise.c reads logs into findings
+ * (advise_sync.c: critical sections, locks, tasks); advise_out.c ranks them
+ * and prints them (text, JSON, an HTML section). */
 #ifndef PVOMP_TRACE_ADVISE_H
 #define PVOMP_TRACE_ADVISE_H
 
