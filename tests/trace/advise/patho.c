@@ -57,6 +57,9 @@ static void imbalance(int fixed)
 /* serial: a time-step loop whose single copies an array while the team waits. */
 #define SN 4096
 static double a[SN], b[SN];
+static void update(int i) { a[i] = burn(1500) + b[i]; }
+static void halve(int i) { b[i] = a[i] * 0.5; }
+
 static void serial(int fixed)
 {
     if (!fixed) {
@@ -64,20 +67,20 @@ static void serial(int fixed)
         for (int s = 0; s < STEPS; s++) {
 #pragma omp single
             for (int i = 0; i < SN; i++)
-                a[i] = burn(1500) + b[i];
+                update(i);
 #pragma omp for
             for (int i = 0; i < SN; i++)
-                b[i] = a[i] * 0.5;
+                halve(i);
         }
-    } else {
+    } else { /* the single's loop shared out */
 #pragma omp parallel
         for (int s = 0; s < STEPS; s++) {
 #pragma omp for
             for (int i = 0; i < SN; i++)
-                a[i] = burn(1500) + b[i];
+                update(i);
 #pragma omp for
             for (int i = 0; i < SN; i++)
-                b[i] = a[i] * 0.5;
+                halve(i);
         }
     }
 }
