@@ -330,6 +330,12 @@ static __attribute__((noinline, cold)) void primary_begin_observed(struct pv_thr
                                                                    struct pv_team *team,
                                                                    void (*fn)(void *))
 {
+    /* Once per process, before its first region: the CPUs the team may
+     * use (the process's mask at start, not the primary's binding since). */
+    static atomic_bool cpus_told;
+    if (!atomic_load_explicit(&cpus_told, memory_order_relaxed) &&
+        !atomic_exchange_explicit(&cpus_told, true, memory_order_relaxed))
+        trace_cpus((unsigned)sysconf(_SC_NPROCESSORS_ONLN), pv_num_procs);
     trace_parallel_begin(team, (void *)fn, team->nthreads, team->level);
     bool tool = pv_ompt_tool();
     if (tool)
