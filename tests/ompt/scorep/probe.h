@@ -95,6 +95,31 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
     return &result;
 }
 
+#ifdef PROBE_WORK_END
+/* Probes that await a work end event (of the construct PROBE_WORK_END
+ * names, for the verdict's message). */
+static int probe_work_ended;
+
+static void probe_on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint,
+                          ompt_data_t *parallel, ompt_data_t *task, uint64_t count,
+                          const void *codeptr)
+{
+    (void)type, (void)parallel, (void)task, (void)count, (void)codeptr;
+    if (endpoint == ompt_scope_end)
+        __atomic_store_n(&probe_work_ended, 1, __ATOMIC_RELAXED);
+}
+
+static void probe_register(void)
+{
+    PROBE_REGISTER(ompt_callback_work, probe_on_work);
+}
+
+static const char *probe_verdict(void)
+{
+    return probe_work_ended ? NULL : "no work end event for the " PROBE_WORK_END;
+}
+#endif
+
 /* After the program's own ompt_finalize_tool call: the finalizer would
  * have ended the program with its verdict. */
 __attribute__((unused)) static int probe_not_finalized(void)
