@@ -1,5 +1,6 @@
 """numpy on OpenBLAS's OpenMP variant: a matrix product and a solve on fixed
-data.  Usage: numpy_work.py N REPEATS.  Prints the compute time, a digest of
+data.  Usage: numpy_work.py N REPEATS [OUT.npz] (OUT: the last results, for
+tests/real).  Prints the compute time, a digest of
 the results and the OpenMP runtime this process mapped:
   SECONDS <s> DIGEST <sha256 of the result bytes> RUNTIME <path> BLAS <path>"""
 import hashlib
@@ -24,6 +25,8 @@ def main():
         h.update(c.tobytes())
         h.update(x.tobytes())
     t = time.perf_counter() - t0
+    if len(sys.argv) > 3:
+        np.savez(sys.argv[3], matmul=c, solve=x)
     print("SECONDS %.6f DIGEST %s RUNTIME %s BLAS %s" %
           (t, h.hexdigest(), mapped("libgomp.so.1"), mapped("openblas")))
 

@@ -1,5 +1,6 @@
 """xgboost: train a hist-method model on fixed synthetic data.  Usage:
-xgb_work.py ROWS ROUNDS NTHREAD.  Prints the training time, a digest of the
+xgb_work.py ROWS ROUNDS NTHREAD [OUT.npz] (OUT: the predictions, for
+tests/real).  Prints the training time, a digest of the
 predictions and the OpenMP runtime this process mapped:
   SECONDS <s> DIGEST <sha256 of the predictions> RUNTIME <path>"""
 import hashlib
@@ -24,6 +25,8 @@ def main():
     model = xgb.train(params, d, num_boost_round=rounds)
     t = time.perf_counter() - t0
     pred = model.predict(d)
+    if len(sys.argv) > 4:
+        np.savez(sys.argv[4], predict=pred)
     print("SECONDS %.6f DIGEST %s RUNTIME %s" %
           (t, hashlib.sha256(pred.tobytes()).hexdigest(), mapped("libgomp.so.1")))
 
