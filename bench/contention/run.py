@@ -25,6 +25,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -185,6 +186,9 @@ def run_one(prog, cfg, scenario, build, daemon, tools):
     wall = time.perf_counter() - t0
     corun = 0.0
     for p in loads:
+        if p.poll() is not None:  # a load that stopped early (no SCHED_FIFO?)
+            sys.exit("%s: %s exited early (%d): the scenario %s did not hold" %
+                     (WHO, " ".join(p.args), p.returncode, scenario))
         p.terminate()
         out, _ = p.communicate()
         m = re.search(r"COUNT (\d+) (\S+)", out or "")
@@ -193,7 +197,10 @@ def run_one(prog, cfg, scenario, build, daemon, tools):
     found = loaded_libgomp(ld_dir)
     shutil.rmtree(ld_dir, ignore_errors=True)
     out = r.stdout + r.stderr
-    secs = prog.seconds(out, wall) if r.returncode == 0 else None
+    try:
+        secs = prog.seconds(out, wall) if r.returncode == 0 else None
+    except RuntimeError as e:
+        sys.exit("%s: %s on %s: %s" % (WHO, prog.name, cfg.name, e))
     if secs is None:
         sys.exit("%s: %s on %s (%s) failed (exit %d):\n%s" %
                  (WHO, prog.name, cfg.name, scenario, r.returncode, out[-3000:]))
@@ -249,6 +256,10 @@ def main():
     rounds = 1 if args.check_only else args.rounds
     rng = random.Random(1)
     results = {}  # (scenario, program, config) -> [(seconds, corun)]
+
+    def on_term(sig, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_term)
     try:
         for rnd in range(rounds):
             busy = wait_quiet(args.quiet_wait, WHO) if args.quiet_wait else cpu_busy(0.5)
@@ -262,8 +273,11 @@ def main():
                     rng.shuffle(order)
                     for c in order:
                         r = run_one(p, c, sc, build, daemon, tools)
-                        log("  %-7s %-13s %-16s %8.3f s" % (sc, p.name, c.name, r[0]))
+                        log("  %-7s %-13s %-16s %8.3f s  co-runners %6.0f M it/s" %
+                            (sc, p.name, c.name, r[0], r[1] / 1e6))
                         results.setdefault((sc, p.name, c.name), []).append(r)
+    except KeyboardInterrupt:
+        log("%s: interrupted; the table holds the cells measured on every configuration" % WHO)
     finally:
         daemon.want(False)
     if args.check_only:
@@ -286,7 +300,7 @@ def report(results, scenarios, progs, cfgs, rounds):
     co_rows = []
     for sc in scenarios:
         for p in progs:
-            if (sc, p.name, cfgs[0].name) not in results:
+            if any((sc, p.name, c.name) not in results for c in cfgs):
                 continue
             med = {c.name: statistics.median(t for t, _ in results[(sc, p.name, c.name)])
                    for c in cfgs}

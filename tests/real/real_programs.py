@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
+np = None  # numpy, imported once main() has installed python3-numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -113,6 +113,9 @@ def main():
         sys.exit("real-programs: %s/libgomp.so.1 not built" % pvomp)
     if "--no-install" not in sys.argv:
         install()
+    global np
+    import numpy
+    np = numpy
     # The library in BUILD/lib is pvomp (its own export), and each run below
     # proves that it is the file its process loaded.
     syms = subprocess.run(["nm", "-D", "--defined-only", os.path.join(pvomp, "libgomp.so.1")],
