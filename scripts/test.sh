@@ -43,6 +43,10 @@ part setup bash "$here/scripts/setup.sh" "$build" || exit 1
 part ctest bash -c "cd '$build' && ctest --output-on-failure -j2 --timeout 600 --output-junit ctest-junit.xml"
 # Tests whose prerequisite is missing report SKIP: named here; a failure under CI=true.
 part ctest-skips python3 "$here/scripts/testsuite/ctest_skips.py" "$build/ctest-junit.xml"
+# Real programs from Debian (numpy on OpenBLAS's OpenMP variant, xgboost,
+# GraphicsMagick), installed here: their results on pvomp must be libgomp's,
+# with pvomp proven loaded (tests/real/real_programs.py, docs/testsuite.md).
+part real-programs /usr/bin/python3 "$here/tests/real/real_programs.py" "$build"
 part build-matrix bash "$here/scripts/build-matrix.sh" "$build/matrix"
 # What the OMPT sites cost a program without a tool: instructions per
 # construct (callgrind, exact), pvomp against a -DPVOMP_OMPT=OFF build of

@@ -29,7 +29,6 @@ import argparse
 import os
 import random
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -44,58 +43,17 @@ SCENARIOS = [
 ]
 CONFIGS = [("pvomp", "pvsched"), ("pvomp", "active"), ("pvomp", "passive"), ("pvomp", "default"),
            ("libgomp", "default"), ("libgomp", "active"), ("libgomp", "passive")]
-LIBOMP = "/usr/lib/x86_64-linux-gnu/libomp.so.5"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from runners import LIBOMP, cpu_busy, daemon_alive, libomp_dir, log, stop_daemon  # noqa: E402
+from runners import start_daemon as start_private_daemon  # noqa: E402
+from runners import wait_quiet as wait_quiet_for  # noqa: E402
+
 if os.path.exists(LIBOMP):
     CONFIGS += [("libomp", "default"), ("libomp", "active"), ("libomp", "passive")]
 
 
-def libomp_dir(build):
-    """A directory whose libgomp.so.1 is LLVM's libomp (its GOMP entry points)."""
-    d = os.path.join(build, "bench", "libomp-as-libgomp")
-    os.makedirs(d, exist_ok=True)
-    link = os.path.join(d, "libgomp.so.1")
-    if os.path.realpath(link) != os.path.realpath(LIBOMP):
-        if os.path.lexists(link):
-            os.unlink(link)
-        os.symlink(LIBOMP, link)
-    return d
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-def cpu_busy(interval=1.0):
-    def snap():
-        with open("/proc/stat") as f:
-            v = [int(x) for x in f.readline().split()[1:]]
-        return sum(v), v[3] + v[4]
-    t0, i0 = snap()
-    time.sleep(interval)
-    t1, i1 = snap()
-    return 1.0 - (i1 - i0) / max(1, t1 - t0)
-
-
 def wait_quiet(limit_s):
-    deadline = time.time() + limit_s
-    busy = cpu_busy()
-    while busy > 0.15 and time.time() < deadline:
-        log("pvsched bench: CPUs %.0f%% busy with other work; waiting" % (busy * 100))
-        time.sleep(5)
-        busy = cpu_busy()
-    return busy
-
-
-def daemon_alive(sock):
-    import socket
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        s.connect(sock)
-        return True
-    except OSError:
-        return False
-    finally:
-        s.close()
+    return wait_quiet_for(limit_s, "pvsched bench")
 
 
 def start_daemon(build):
@@ -104,17 +62,7 @@ def start_daemon(build):
         log("pvsched bench: using the pvomp-phantomd on %s" % sock)
         return sock, None
     sock = "/tmp/pvomp-bench-%d.sock" % os.getpid()
-    exe = os.path.join(build, "bin", "pvomp-phantomd")
-    def die_with_parent():
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    p = subprocess.Popen([exe, "--foreground", "--no-pin", "--socket", sock],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=die_with_parent)
-    while not daemon_alive(sock):
-        if p.poll() is not None:
-            sys.exit("pvsched bench: pvomp-phantomd failed: %s" % p.stderr.read().strip())
-        time.sleep(0.05)
+    p = start_private_daemon(build, sock, "pvsched bench")
     log("pvsched bench: started a private pvomp-phantomd on %s" % sock)
     return sock, p
 
@@ -204,8 +152,7 @@ def main():
                             by_phase.setdefault((k, rt, pol), []).append(co)
     finally:
         if daemon:
-            daemon.send_signal(signal.SIGTERM)
-            daemon.wait()
+            stop_daemon(daemon)
     report(results, by_phase, by_round, args)
 
 
