@@ -4,9 +4,12 @@
  * time).  Thread 0 (bound to CPU 0) works 2 ms of CPU time per step while
  * thread 1 (CPU 1) waits in the barrier; with the argument "contended" a busy
  * thread of the program's own (no team thread) shares CPU 0, so thread 0 is
- * preempted for milliseconds at a time.  Counted: thread 1's futex sleeps
- * (voluntary context switches; a yield is an involuntary one).
- *   contended:          thread 1 sleeps in at least a quarter of the steps
+ * preempted for milliseconds at a time.  Judged per step, only on the steps
+ * that test the rule: thread 1 reached the barrier well before thread 0, and
+ * thread 0 lost a millisecond or more of its step off its CPU.  Counted:
+ * whether thread 1 slept (a voluntary context switch; a yield is an
+ * involuntary one).
+ *   contended:          at least 10 such steps, thread 1 slept in half or more
  *                       (the old default spun 300000 times, ~10 ms, first)
  *   contended, PVOMP_WAIT_ADAPT=0 (argument "noadapt"): under half of them,
  *                       showing that the count measures the rule
@@ -23,24 +26,11 @@
 #include <time.h>
 
 #include "pvomp_check.h"
+#include "omp_test.h"
 
 enum { STEPS = 200, WORK_NS = 2000000 };
 
 static _Atomic bool stop;
-
-static long voluntary_switches(void)
-{
-    char line[256];
-    long n = -1;
-    FILE *f = fopen("/proc/thread-self/status", "r");
-    CHECK(f != NULL);
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-            break;
-    fclose(f);
-    CHECK(n >= 0);
-    return n;
-}
 
 static long long thread_cpu_ns(void)
 {
@@ -61,6 +51,18 @@ static void *co_runner(void *arg)
     return NULL;
 }
 
+static long long mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Per step: when thread 1 reached the barrier, when thread 0 started and
+ * finished its work, whether thread 1 slept in the barrier. */
+static long long arrive1[STEPS], start0[STEPS], done0[STEPS];
+static long slept1[STEPS];
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "quiet";
@@ -69,32 +71,47 @@ int main(int argc, char **argv)
     pthread_t co;
     if (contended)
         CHECK(pthread_create(&co, NULL, co_runner, NULL) == 0);
-    long sleeps = 0;
     int cpus[2] = { -1, -1 };
 #pragma omp parallel num_threads(2)
     {
         int me = omp_get_thread_num();
         cpus[me] = sched_getcpu();
-        long v0 = voluntary_switches();
         for (int i = 0; i < STEPS; i++) {
             if (me == 0) {
+                start0[i] = mono_ns();
                 long long until = thread_cpu_ns() + WORK_NS;
                 while (thread_cpu_ns() < until)
                     ;
+                done0[i] = mono_ns();
             }
+            long v0 = me == 1 ? test_voluntary_switches() : 0;
+            if (me == 1)
+                arrive1[i] = mono_ns();
 #pragma omp barrier
+            if (me == 1)
+                slept1[i] = test_voluntary_switches() - v0;
         }
-        if (me == 1)
-            sleeps = voluntary_switches() - v0;
     }
     atomic_store(&stop, true);
     if (contended)
         pthread_join(co, NULL);
     CHECK(cpus[0] == 0 && cpus[1] == 1); /* OMP_PLACES={0},{1} OMP_PROC_BIND=close */
-    printf("%s: %d steps, the waiting thread slept %ld times\n", mode, STEPS, sleeps);
-    if (!strcmp(mode, "contended"))
-        CHECK(sleeps >= STEPS / 4);
-    else if (!strcmp(mode, "noadapt"))
-        CHECK(sleeps < STEPS / 2);
+    /* The steps that test the rule: thread 1 waited for thread 0, and thread
+     * 0 lost at least a millisecond of its step off its CPU while it did. */
+    int judged = 0, slept = 0;
+    for (int i = 0; i < STEPS; i++) {
+        if (arrive1[i] > done0[i] - 500000 || done0[i] - start0[i] < WORK_NS + 1000000)
+            continue;
+        judged++;
+        slept += slept1[i] > 0;
+    }
+    printf("%s: %d steps; in %d thread 0 was off its CPU for a millisecond or more while thread 1 "
+           "waited; thread 1 slept in %d of those\n", mode, STEPS, judged, slept);
+    if (!strcmp(mode, "contended")) {
+        CHECK(judged >= 10); /* the co-runner does take CPU 0 from thread 0 */
+        CHECK(slept * 2 >= judged);
+    } else if (!strcmp(mode, "noadapt") && judged >= 10) {
+        CHECK(slept * 2 < judged);
+    }
     return 0;
 }

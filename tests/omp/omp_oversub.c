@@ -14,22 +14,9 @@
 #include <string.h>
 
 #include "pvomp_check.h"
+#include "omp_test.h"
 
 enum { ROUNDS = 20000 };
-
-static long voluntary_switches(void)
-{
-    char line[256];
-    long n = -1;
-    FILE *f = fopen("/proc/thread-self/status", "r");
-    CHECK(f != NULL);
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-            break;
-    fclose(f);
-    CHECK(n >= 0);
-    return n;
-}
 
 int main(int argc, char **argv)
 {
@@ -38,11 +25,11 @@ int main(int argc, char **argv)
     long sleeps[2] = { 0 };
 #pragma omp parallel num_threads(2)
     {
-        long v0 = voluntary_switches();
+        long v0 = test_voluntary_switches();
         for (int i = 0; i < ROUNDS; i++) {
 #pragma omp barrier
         }
-        sleeps[omp_get_thread_num()] = voluntary_switches() - v0;
+        sleeps[omp_get_thread_num()] = test_voluntary_switches() - v0;
     }
     long n = sleeps[0] + sleeps[1];
     printf("2 threads on 1 CPU%s: %d barriers, %ld futex sleeps\n", passive ? " (passive)" : "",

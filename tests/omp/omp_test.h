@@ -3,6 +3,7 @@
 #ifndef PVOMP_OMP_TEST_H
 #define PVOMP_OMP_TEST_H
 
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -10,6 +11,22 @@
 static inline long test_gettid(void)
 {
     return syscall(SYS_gettid);
+}
+
+/* The calling thread's voluntary context switches so far: its futex sleeps
+ * (a sched_yield that hands the CPU over counts as an involuntary one). */
+static inline long test_voluntary_switches(void)
+{
+    char line[256];
+    long n = -1;
+    FILE *f = fopen("/proc/thread-self/status", "r");
+    CHECK(f != NULL);
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+            break;
+    fclose(f);
+    CHECK(n >= 0);
+    return n;
 }
 
 /* A short busy delay that the compiler cannot remove; used to make threads
