@@ -1,7 +1,14 @@
 /* The default policy's late-waiter rules (late.h).  A waiter spins first, as
  * libgomp's does, because a teammate that really runs is about to arrive.
- * Every 64 spins it reads the clock (vDSO) and asks, cheapest first:
- *  1. Yield (sched_yield) when another task may want this CPU: the waiter
+ * Every 64 spins it reads the clock (vDSO) and asks:
+ *  1. (first, since a waiter that blocks need not yield) Once the wait is
+ *     `late` old, every `peek`, and at once after a gap (below): did a
+ *     teammate that is not waiting get less than half the wall time on a CPU
+ *     since the previous look (its thread CPU clock, one system call each)?
+ *     It was preempted on another CPU, or its vCPU was: block, so that this
+ *     CPU can take it (an idle CPU pulls a queued task at once) or whoever
+ *     needs it.
+ *  2. Yield (sched_yield) when another task may want this CPU: the waiter
  *     was itself off its CPU since the last check (a gap of more than `gap`:
  *     preempted, or its vCPU was), or a teammate that is not waiting last ran
  *     on this CPU (its rseq area names it, peers.h: it cannot be running, this
@@ -9,11 +16,6 @@
  *     as libomp's waiters yield.  A yield with nobody else queued is one cheap
  *     system call; with somebody queued it hands them the CPU at once, and the
  *     waiter stays runnable, so no wake-up is needed to bring it back.
- *  2. Once the wait is `late` old, every `peek`: did a teammate
- *     that is not waiting get less than half the wall time on a CPU since the
- *     previous look (its thread CPU clock, one system call each)?  It was
- *     preempted on another CPU, or its vCPU was: block, so that this CPU can
- *     take it (an idle CPU pulls a queued task at once) or whoever needs it.
  * A teammate that really runs passes every test, so on a quiet machine the
  * waiter spins as before, pays a clock read every 64 spins and, in a wait
  * longer than `yield`, a system call every `yield`. */
@@ -136,19 +138,21 @@ enum pv_late_why pv_late_check(struct pv_late *l)
     }
     uint64_t gap = now - l->last_ns;
     l->last_ns = now;
-    /* Rules 1 and 2 yield rather than block: the task that wants this CPU
-     * gets it now, and this waiter stays runnable, so no wake-up is needed. */
-    if (gap > gap_ns || (yield_ns && now >= l->next_yield_ns) || teammate_behind()) {
-        sched_yield();
-        l->next_yield_ns = (now = pv_monotonic_ns()) + yield_ns;
-        l->last_ns = now;
-    }
-    if (now - l->begin_ns < late_ns)
-        return PV_LATE_SPIN;
-    if (now >= l->next_peek_ns) {
+    bool late = now - l->begin_ns >= late_ns;
+    /* Rule 1 first.  A waiter that was off its CPU looks at once: under
+     * load it may get few more checks. */
+    if (late && (now >= l->next_peek_ns || gap > gap_ns)) {
         l->next_peek_ns = now + peek_ns;
         if (teammate_stalled(l, now))
             return PV_LATE_STALLED;
+    }
+    /* Rule 2 yields rather than blocks: the task that wants this CPU gets it
+     * now, and this waiter stays runnable, so no wake-up is needed. */
+    if (gap > gap_ns || (yield_ns && now >= l->next_yield_ns) || teammate_behind()) {
+        sched_yield();
+        now = pv_monotonic_ns();
+        l->next_yield_ns = now + yield_ns;
+        l->last_ns = now;
     }
     return PV_LATE_SPIN;
 }

@@ -9,10 +9,14 @@
  * thread 0 lost a millisecond or more of its step off its CPU.  Counted:
  * whether thread 1 slept (a voluntary context switch; a yield is an
  * involuntary one).
- *   contended:          at least 10 such steps, thread 1 slept in half or more
- *                       (the old default spun 300000 times, ~10 ms, first)
- *   contended, PVOMP_WAIT_ADAPT=0 (argument "noadapt"): under half of them,
- *                       showing that the count measures the rule
+ *   contended:          at least 10 such steps, thread 1 slept in 2 of 3 or
+ *                       more (quiet machine: 100 of 101, 101 of 102, 194 of
+ *                       194; beside a cp2k run: 147 of 155, 127 of 147,
+ *                       110 of 160)
+ *   contended, PVOMP_WAIT_ADAPT=0 (argument "noadapt"): the old default spins
+ *                       300000 times (~5-20 ms) first, so it sleeps only when
+ *                       thread 0 lost more than that: in fewer than 2 of 3
+ *                       (14 of 186, 60 of 101, 18 of 163, 10 of 168, 8 of 133)
  *   quiet:              printed only (other work on the machine makes real
  *                       phantoms, and blocking on them is right) */
 #define _GNU_SOURCE
@@ -107,11 +111,11 @@ int main(int argc, char **argv)
     }
     printf("%s: %d steps; in %d thread 0 was off its CPU for a millisecond or more while thread 1 "
            "waited; thread 1 slept in %d of those\n", mode, STEPS, judged, slept);
-    if (!strcmp(mode, "contended")) {
+    if (contended)
         CHECK(judged >= 10); /* the co-runner does take CPU 0 from thread 0 */
-        CHECK(slept * 2 >= judged);
-    } else if (!strcmp(mode, "noadapt") && judged >= 10) {
-        CHECK(slept * 2 < judged);
-    }
+    if (!strcmp(mode, "contended"))
+        CHECK(slept * 3 >= judged * 2);
+    else if (!strcmp(mode, "noadapt"))
+        CHECK(slept * 3 < judged * 2);
     return 0;
 }
