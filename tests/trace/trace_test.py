@@ -1145,9 +1145,15 @@ def test_slice():
     # Many short waits: barriers back to back, each wait at most 30 spins
     # (GOMP_SPINCOUNT) before it sleeps.  The rule still applies, since a
     # thread's spins are counted across waits for its every-64-spins check.
-    recs, _, _ = run_phased("slice-barriers", [1, 0], set_queued_since, mode="barriers",
-                            GOMP_SPINCOUNT=30)
-    counts = [len(b) for b in slice_yields_by_phase(recs, 2)]
+    # Under load from elsewhere the threads spin less (they wait for a CPU
+    # instead), so a run may count fewer yields: up to three runs.
+    for attempt in range(3):
+        recs, _, _ = run_phased("slice-barriers", [1, 0], set_queued_since, mode="barriers",
+                                GOMP_SPINCOUNT=30)
+        counts = [len(b) for b in slice_yields_by_phase(recs, 2)]
+        if counts[1] != 0 or counts[0] >= 4:
+            break
+        print("slice: %r with barriers back to back on run %d; again" % (counts, attempt + 1))
     check(counts[0] >= 4 and counts[1] == 0,
           "slice yields with barriers back to back: %r (wanted >= 4, then 0)" % counts)
     print("slice: %r with barriers back to back" % counts)
