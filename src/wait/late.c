@@ -1,8 +1,8 @@
 /* The default policy's late-waiter rules (late.h).  A waiter spins first, as
  * libgomp's does, because a teammate that really runs is about to arrive.
  * Every 64 spins it reads the clock (vDSO) and asks:
- *  1. (first, since a waiter that blocks need not yield) Once the wait is
- *     `late` old, every `peek`, and at once after a gap (below): did a
+ *  1. (off unless PVOMP_WAIT_ADAPT sets `late`; first, since a waiter that
+ *     blocks need not yield) Once the wait is `late` old, every `peek`, and at once after a gap (below): did a
  *     teammate that is not waiting get less than half the wall time on a CPU
  *     since the previous look (its thread CPU clock, one system call each)?
  *     It was preempted on another CPU, or its vCPU was: block, so that this
@@ -31,8 +31,12 @@
 
 bool pv_late_on = true;
 static uint64_t gap_ns = 200000;   /* off-CPU gap that counts (rule 1) */
-static uint64_t late_ns = 50000;   /* age of a wait before rules 3 and 4 */
-static uint64_t peek_ns = 50000;   /* interval of rule 4's looks */
+/* Rule 1 is off by default (late 0): blocking lets the idle CPU pull the
+ * stalled teammate, and then the team shares one CPU, a context switch per
+ * barrier, until the balancer spreads it again; with barriers every few
+ * microseconds that cost more than it saved (docs/pvsched.md). */
+static uint64_t late_ns = 0;       /* age of a wait before rule 1 (0: rule 1 off) */
+static uint64_t peek_ns = 50000;   /* interval of rule 1's looks */
 static uint64_t yield_ns = 5000;   /* a sched_yield this often, from this age on (0: never) */
 
 /* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US". */
@@ -138,7 +142,7 @@ enum pv_late_why pv_late_check(struct pv_late *l)
     }
     uint64_t gap = now - l->last_ns;
     l->last_ns = now;
-    bool late = now - l->begin_ns >= late_ns;
+    bool late = late_ns && now - l->begin_ns >= late_ns;
     /* Rule 1 first.  A waiter that was off its CPU looks at once: under
      * load it may get few more checks. */
     if (late && (now >= l->next_peek_ns || gap > gap_ns)) {

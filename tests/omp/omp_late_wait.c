@@ -1,4 +1,5 @@
-/* The default policy's no-root phantom rule (src/wait/late.c): a waiter that
+/* The late-waiter rules' stalled-teammate rule (src/wait/late.c; off by
+ * default, on with PVOMP_WAIT_ADAPT=1,late=50 as this test runs): a waiter that
  * is late blocks when the teammate it waits for is not running although it
  * is not waiting (its thread CPU clock advanced by less than half the wall
  * time).  Thread 0 (bound to CPU 0) works 2 ms of CPU time per step while
@@ -13,10 +14,12 @@
  *                       more (quiet machine: 100 of 101, 101 of 102, 194 of
  *                       194; beside a cp2k run: 147 of 155, 127 of 147,
  *                       110 of 160)
- *   contended, PVOMP_WAIT_ADAPT=0 (argument "noadapt"): the old default spins
+ *   contended, PVOMP_WAIT_ADAPT=0 or the default (argument "noadapt"): the old
+ *                       default spins
  *                       300000 times (~5-20 ms) first, so it sleeps only when
- *                       thread 0 lost more than that: in fewer than 2 of 3
- *                       (14 of 186, 60 of 101, 18 of 163, 10 of 168, 8 of 133)
+ *                       thread 0 lost more than that: in fewer than 9 of 10
+ *                       (14 of 186, 60 of 101, 18 of 163, 10 of 168, 8 of 133;
+ *                       the default: 0 of 101)
  *   quiet:              printed only (other work on the machine makes real
  *                       phantoms, and blocking on them is right) */
 #define _GNU_SOURCE
@@ -116,6 +119,6 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "contended"))
         CHECK(slept * 3 >= judged * 2);
     else if (!strcmp(mode, "noadapt"))
-        CHECK(slept * 3 < judged * 2);
+        CHECK(slept * 10 < judged * 9);
     return 0;
 }
