@@ -88,6 +88,75 @@ static void t_nested_master_task(long n)
     }
 }
 
+/* Task trees, EPCC taskbench's BRANCH and LEAF TASK TREE: below level L
+ * a tree is one task whose body grows two trees of level L - 1 (so every
+ * task creates one task at a time, from inside a task).  In a branch tree
+ * every task also does a delay, and each thread's implicit task creates
+ * its roots as tasks that do one more; in a leaf tree only level 0 does a
+ * delay and the implicit task grows the trees itself.  Either way a tree
+ * of level TREE_DEPTH holds 2^TREE_DEPTH delays: each thread grows
+ * n / 2^TREE_DEPTH of them and does the remaining delays as single tasks.
+ * Nobody waits for children: the region's barrier runs what is left. */
+#define TREE_DEPTH 5
+
+static void branch_tree(int level)
+{
+    if (level > 0) {
+#pragma omp task
+        {
+            branch_tree(level - 1);
+            branch_tree(level - 1);
+            delay();
+        }
+    }
+}
+
+static void leaf_tree(int level)
+{
+    if (level == 0) {
+        delay();
+        return;
+    }
+#pragma omp task
+    {
+        leaf_tree(level - 1);
+        leaf_tree(level - 1);
+    }
+}
+
+static void rest_as_tasks(long n)
+{
+    for (long j = 0; j < (n & ((1L << TREE_DEPTH) - 1)); j++) {
+#pragma omp task
+        delay();
+    }
+}
+
+static void t_branch_task_tree(long n)
+{
+#pragma omp parallel
+    {
+        for (long j = 0; j < n >> TREE_DEPTH; j++) {
+#pragma omp task
+            {
+                branch_tree(TREE_DEPTH);
+                delay();
+            }
+        }
+        rest_as_tasks(n);
+    }
+}
+
+static void t_leaf_task_tree(long n)
+{
+#pragma omp parallel
+    {
+        for (long j = 0; j < n >> TREE_DEPTH; j++)
+            leaf_tree(TREE_DEPTH);
+        rest_as_tasks(n);
+    }
+}
+
 /* DEPEND CHAIN: the master creates one chain of n inout tasks (no
  * parallelism: the cost of resolving a dependence and handing it over). */
 static void t_dep_chain(long n)
@@ -158,6 +227,8 @@ int main(int argc, char **argv)
     bench_overhead("TASK_BARRIER", t_task_barrier, bench_ref_delays);
     bench_overhead("NESTED_TASK", t_nested_task, bench_ref_delays);
     bench_overhead("NESTED_MASTER_TASK", t_nested_master_task, bench_ref_delays);
+    bench_overhead("BRANCH_TASK_TREE", t_branch_task_tree, bench_ref_delays);
+    bench_overhead("LEAF_TASK_TREE", t_leaf_task_tree, bench_ref_delays);
     bench_overhead("DEP_CHAIN", t_dep_chain, bench_ref_delays);
     bench_overhead("DEP_CHAINS", t_dep_chains, bench_ref_delays);
     bench_elapsed("FIB30", run_fib30, 1);

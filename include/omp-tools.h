@@ -1,5 +1,8 @@
-/* omp-tools.h -- the OMPT part of the OpenMP 5.1 tool interface (chapter 4
- * of the OpenMP API specification, version 5.1), as pvomp provides it.
+/* omp-tools.h -- the OMPT part of the OpenMP tool interface, as pvomp
+ * provides it: version 5.1's (chapter 4 of the OpenMP API specification,
+ * 5.1; the section numbers below are its), with the names and values that
+ * versions 5.2 and 6.0 add, each marked with its version.  5.1 names that
+ * 6.0 deprecates are kept (marked deprecated).
  *
  * Every type, enumerator value and record layout here is the one the
  * specification defines, so that a tool compiled against any conforming
@@ -153,15 +156,21 @@ typedef enum ompt_sync_region_t {
 
 typedef enum ompt_target_data_op_t {
     ompt_target_data_alloc = 1,
-    ompt_target_data_transfer_to_device = 2,
-    ompt_target_data_transfer_from_device = 3,
+    ompt_target_data_transfer_to_device = 2,          /* deprecated (6.0) */
+    ompt_target_data_transfer_from_device = 3,        /* deprecated (6.0) */
     ompt_target_data_delete = 4,
     ompt_target_data_associate = 5,
     ompt_target_data_disassociate = 6,
+    ompt_target_data_transfer = 7,                    /* OpenMP 6.0 */
+    ompt_target_data_memset = 8,                      /* OpenMP 6.0 */
+    ompt_target_data_transfer_rect = 9,               /* OpenMP 6.0 */
     ompt_target_data_alloc_async = 17,
-    ompt_target_data_transfer_to_device_async = 18,
-    ompt_target_data_transfer_from_device_async = 19,
-    ompt_target_data_delete_async = 20
+    ompt_target_data_transfer_to_device_async = 18,   /* deprecated (6.0) */
+    ompt_target_data_transfer_from_device_async = 19, /* deprecated (6.0) */
+    ompt_target_data_delete_async = 20,
+    ompt_target_data_transfer_async = 23,             /* OpenMP 6.0 */
+    ompt_target_data_memset_async = 24,               /* OpenMP 6.0 */
+    ompt_target_data_transfer_rect_async = 25         /* OpenMP 6.0 */
 } ompt_target_data_op_t;
 
 typedef enum ompt_work_t {
@@ -172,7 +181,12 @@ typedef enum ompt_work_t {
     ompt_work_workshare = 5,
     ompt_work_distribute = 6,
     ompt_work_taskloop = 7,
-    ompt_work_scope = 8
+    ompt_work_scope = 8,
+    ompt_work_workdistribute = 9,                     /* OpenMP 6.0 */
+    ompt_work_loop_static = 10,                       /* OpenMP 5.2 */
+    ompt_work_loop_dynamic = 11,                      /* OpenMP 5.2 */
+    ompt_work_loop_guided = 12,                       /* OpenMP 5.2 */
+    ompt_work_loop_other = 13                         /* OpenMP 5.2 */
 } ompt_work_t;
 
 typedef enum ompt_mutex_t {
@@ -203,6 +217,8 @@ typedef enum ompt_task_flag_t {
     ompt_task_explicit = 0x00000004,
     ompt_task_target = 0x00000008,
     ompt_task_taskwait = 0x00000010,
+    ompt_task_importing = 0x02000000,                 /* OpenMP 6.0 */
+    ompt_task_exporting = 0x04000000,                 /* OpenMP 6.0 */
     ompt_task_undeferred = 0x08000000,
     ompt_task_untied = 0x10000000,
     ompt_task_final = 0x20000000,
@@ -245,7 +261,11 @@ typedef enum ompt_target_map_flag_t {
     ompt_target_map_flag_alloc = 0x04,
     ompt_target_map_flag_release = 0x08,
     ompt_target_map_flag_delete = 0x10,
-    ompt_target_map_flag_implicit = 0x20
+    ompt_target_map_flag_implicit = 0x20,
+    ompt_target_map_flag_always = 0x40,               /* OpenMP 5.2 */
+    ompt_target_map_flag_present = 0x80,              /* OpenMP 5.2 */
+    ompt_target_map_flag_close = 0x100,               /* OpenMP 5.2 */
+    ompt_target_map_flag_shared = 0x200               /* OpenMP 5.2 */
 } ompt_target_map_flag_t;
 
 typedef enum ompt_dependence_type_t {
@@ -255,7 +275,9 @@ typedef enum ompt_dependence_type_t {
     ompt_dependence_type_mutexinoutset = 4,
     ompt_dependence_type_source = 5,
     ompt_dependence_type_sink = 6,
-    ompt_dependence_type_inoutset = 7
+    ompt_dependence_type_inoutset = 7,
+    ompt_dependence_type_out_all_memory = 34,         /* OpenMP 6.0 */
+    ompt_dependence_type_inout_all_memory = 35        /* OpenMP 6.0 */
 } ompt_dependence_type_t;
 
 typedef enum ompt_severity_t {
@@ -289,6 +311,8 @@ typedef enum ompt_state_t {
     ompt_state_work_serial = 0x000,
     ompt_state_work_parallel = 0x001,
     ompt_state_work_reduction = 0x002,
+    ompt_state_work_free_agent = 0x003,               /* OpenMP 6.0 */
+    ompt_state_work_induction = 0x004,                /* OpenMP 6.0 */
 
     ompt_state_wait_barrier = 0x010,                  /* deprecated (5.1) */
     ompt_state_wait_barrier_implicit_parallel = 0x011,
@@ -339,6 +363,16 @@ typedef struct ompt_dependence_t {
     ompt_data_t variable;
     ompt_dependence_type_t dependence_type;
 } ompt_dependence_t;
+
+/* A rectangular subvolume of a rectangular-memory copy (OpenMP 6.0). */
+typedef struct ompt_subvolume_t {
+    const void *base;
+    uint64_t size;
+    uint64_t num_dims;
+    const uint64_t *volume;
+    const uint64_t *offsets;
+    const uint64_t *dimensions;
+} ompt_subvolume_t;
 
 typedef void ompt_device_t;   /* opaque device handle */
 typedef void ompt_buffer_t;   /* opaque trace buffer */
@@ -734,6 +768,10 @@ typedef ompt_record_ompt_t *(*ompt_get_record_ompt_t)(ompt_buffer_t *buffer,
 typedef void *(*ompt_get_record_native_t)(ompt_buffer_t *buffer, ompt_buffer_cursor_t current,
                                           ompt_id_t *host_op_id);
 typedef ompt_record_abstract_t *(*ompt_get_record_abstract_t)(void *native_record);
+/* OpenMP 6.0: how many buffers the device may request at once, and the size
+ * it recommends for each. */
+typedef void (*ompt_get_buffer_limits_t)(ompt_device_t *device, int *max_concurrent_allocs,
+                                         size_t *recommended_bytes);
 
 #ifdef __cplusplus
 }

@@ -16,5 +16,8 @@ echo "== running the demo on pvomp (2 threads, flight log on)"
 echo
 echo "== summary of the flight log ($out/demo.pvtrace)"
 "$build/bin/pvomp-trace" stats "$out/demo.pvtrace"
+echo
+echo "== what to fix first (pvomp-trace advise: the top three findings)"
+"$build/bin/pvomp-trace" advise --top 3 "$out/demo.pvtrace"
 "$build/bin/pvomp-trace" timeline --html "$out/demo.html" "$out/demo.pvtrace" >/dev/null 2>&1 &&
   echo "timeline: $out/demo.html" || true

@@ -21,7 +21,8 @@ static int work_type(const ident_t *loc, int kind)
     if ((flags & PV_IDENT_WORK_DISTRIBUTE) ||
         (!(flags & PV_IDENT_WORK_LOOP) && (kind == PV_KMP_DISTRIBUTE || kind == PV_KMP_DISTRIBUTE_CHUNKED)))
         return ompt_work_distribute;
-    return ompt_work_loop;
+    /* __kmpc_for_static_init: a static schedule (OpenMP 5.2's work type). */
+    return ompt_work_loop_static;
 }
 
 /* OMPT (a tool attached): the construct begins with its trip count; the

@@ -2,11 +2,15 @@
  *
  * What set_callback answers is what pvomp really does for gcc 12 programs
  * (docs/ompt.md explains every entry):
- *   always     - dispatched at every occurrence of the event;
- *   sometimes  - some occurrences are compiled inline by gcc and never reach
- *                the runtime (static loops, distribute);
- *   impossible - the event happens, but gcc 12 compiles it without any call
- *                into the runtime (masked/master, flush, reductions);
+ *   always     - dispatched at every occurrence of the event that reaches the
+ *                runtime.  Where the only occurrences missed are constructs
+ *                the compiler never reports to any runtime (gcc 12's inline
+ *                static loops and distribute for work and dispatch; its
+ *                masked, flush and reductions, which it compiles without a
+ *                call), pvomp answers always, as libomp does and as tools
+ *                expect (Score-P builds without OMPT unless work is always);
+ *   sometimes  - (none at present);
+ *   impossible - (none at present);
  *   never      - the event cannot occur on pvomp (none at present; target
  *                and device events are src/target's, on its host device).
  * Callbacks answered never or impossible are not registered, so a later
@@ -38,8 +42,8 @@ static const unsigned char support[PV_OMPT_NEVENTS] = {
     [ompt_callback_mutex_released] = ompt_set_always,
     [ompt_callback_dependences] = ompt_set_always,
     [ompt_callback_task_dependence] = ompt_set_always,
-    [ompt_callback_work] = ompt_set_sometimes,
-    [ompt_callback_masked] = ompt_set_sometimes_paired,   /* clang programs (ev_kmpc.c) */
+    [ompt_callback_work] = ompt_set_always,
+    [ompt_callback_masked] = ompt_set_always,     /* clang programs (ev_kmpc.c) */
     [ompt_callback_target_map] = ompt_set_always,
     [ompt_callback_sync_region] = ompt_set_always,
     [ompt_callback_lock_init] = ompt_set_always,
@@ -47,10 +51,10 @@ static const unsigned char support[PV_OMPT_NEVENTS] = {
     [ompt_callback_mutex_acquire] = ompt_set_always,
     [ompt_callback_mutex_acquired] = ompt_set_always,
     [ompt_callback_nest_lock] = ompt_set_always,
-    [ompt_callback_flush] = ompt_set_sometimes,          /* clang programs */
+    [ompt_callback_flush] = ompt_set_always,      /* clang programs */
     [ompt_callback_cancel] = ompt_set_always,
-    [ompt_callback_reduction] = ompt_set_sometimes_paired, /* clang programs */
-    [ompt_callback_dispatch] = ompt_set_sometimes,
+    [ompt_callback_reduction] = ompt_set_always,  /* clang programs */
+    [ompt_callback_dispatch] = ompt_set_always,
     [ompt_callback_target_emi] = ompt_set_always,
     [ompt_callback_target_data_op_emi] = ompt_set_always,
     [ompt_callback_target_submit_emi] = ompt_set_always,

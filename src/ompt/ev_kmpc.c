@@ -1,8 +1,8 @@
 /* Events that only clang-compiled programs produce: clang calls the
  * runtime for masked/master (__kmpc_masked), for a reduction's combining
  * step (__kmpc_reduce*) and for flush (__kmpc_flush), where gcc's code does
- * them inline.  So masked, reduction and flush are ompt_set_sometimes(_paired)
- * (callbacks.c): they fire for clang programs only. */
+ * them inline.  They fire for clang programs only; set_callback answers
+ * ompt_set_always for them, as libomp does (callbacks.c says why). */
 #include "ompt/events.h"
 
 void pv_ompt_masked(int endpoint, const void *codeptr)

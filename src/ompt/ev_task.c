@@ -39,7 +39,9 @@ static size_t decode_deps(void **depend, ompt_dependence_t *out, size_t cap)
         void *addr = depend[first + i];
         int type;
         if (i < nout) {
-            type = ompt_dependence_type_inout;
+            /* An out item at NULL is omp_all_memory (gcc 13's encoding):
+             * OpenMP 6.0's out_all_memory, as libomp reports it. */
+            type = addr ? ompt_dependence_type_inout : ompt_dependence_type_out_all_memory;
         } else if (i < nout + nmutex) {
             type = ompt_dependence_type_mutexinoutset;
         } else if (i < nout + nmutex + nin) {

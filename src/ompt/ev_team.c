@@ -79,7 +79,7 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     unsigned requested = me->requested ? me->requested : n;
     int flags = ompt_parallel_team |
                 (me->legacy ? ompt_parallel_invoker_program : ompt_parallel_invoker_runtime);
-    int combined = me->combined ? ompt_work_sections : ompt_work_loop;
+    bool combined_sections = me->combined;
     me->requested = 0;
     me->legacy = 0;
     me->combined = 0;
@@ -87,7 +87,12 @@ void pv_ompt_parallel_begin(struct pv_team *team, void (*fn)(void *))
     par->data.value = 0;
     par->codeptr = codeptr;
     par->flags = flags;
-    par->combined_work = pv_team_combined(team) ? combined : 0;
+    /* A combined loop's work type is its schedule's (OpenMP 5.2); its
+     * worksharing state was set up with the team. */
+    const struct pv_ws *cws = pv_team_combined(team);
+    par->combined_work = !cws                ? 0
+                         : combined_sections ? ompt_work_sections
+                                             : pv_ws_loop_work_type(cws);
     par->encountering = enc;
     par->fn = me->given_body ? me->given_body : fn; /* PV_OMPT_GIVE_BODY */
     me->given_body = NULL;

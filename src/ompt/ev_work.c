@@ -3,11 +3,13 @@
  *
  * What gcc 12 compiles without calling the runtime never reaches here:
  * loops with a static schedule (with or without chunk) and distribute are
- * scheduled inline, so they have no work or dispatch events (ompt_set_
- * sometimes).  A single without copyprivate calls the runtime only at its
- * start, so the executor's work end is dispatched at its next runtime event
- * (normally the implicit barrier that follows); a clang program's
- * __kmpc_end_single marks it.  A single's end has count 1, as its begin
+ * scheduled inline, so they have no work or dispatch events; the callbacks
+ * are still answered ompt_set_always (callbacks.c).  Loops report OpenMP
+ * 5.2's work types (ompt_work_loop_static/_dynamic/_guided), both ABIs.
+ * A single without copyprivate calls the runtime only at its start, so the
+ * executor's work end is dispatched at its next runtime event (normally
+ * the implicit barrier that follows); a clang program's __kmpc_end_single
+ * marks it.  A single's end has count 1, as its begin
  * (as libomp). */
 #include "ompt/events.h"
 
@@ -39,7 +41,9 @@ static void work_begin(int type, uint64_t count, const void *codeptr)
 void pv_ompt_loop_begin(struct pv_ws *ws)
 {
     pv_ompt_enter();
-    work_begin(ompt_work_loop, pv_ws_count(ws), NULL);
+    /* OpenMP 5.2's loop work type of the schedule that runs (as libomp 19;
+     * ompt_work_loop, 5.1's, is deprecated by 5.2). */
+    work_begin(pv_ws_loop_work_type(ws), pv_ws_count(ws), NULL);
 }
 
 void pv_ompt_sections_begin(struct pv_ws *ws)
@@ -62,6 +66,7 @@ static void work_end_at(const void *codeptr)
         return;
     *slot = 0;
     bool single = type == ompt_work_single_executor || type == ompt_work_single_other;
+    /* The end carries the begin's type (the slot), the loop's schedule too. */
     work_event(type, ompt_scope_end, single, codeptr);
 }
 

@@ -8,6 +8,12 @@
  * Registration is a call of the exported, never-inlined pvomp_phantom_register():
  * the tracker's uprobe on it records the calling thread (the function itself
  * does nothing). */
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #include "phantom/phantom.h"
 
 #include <dlfcn.h>
@@ -99,6 +105,11 @@ static bool fail(const char **why, const char *fmt, const char *arg)
 
 static bool open_locked(const char **why)
 {
+    /* valgrind runs translated code: the int3 of the tracker's registration
+     * uprobe would reach the program as a SIGTRAP. */
+    if (RUNNING_ON_VALGRIND)
+        return fail(why, "the program runs under valgrind, which cannot take the tracker's "
+                         "registration probe%s", "");
     Dl_info info;
     char lib[PATH_MAX];
     if (!dladdr((void *)pvomp_phantom_register, &info) || !info.dli_fname ||

@@ -698,6 +698,7 @@ void pv_env_init(void)
 
     parse_wait();
     parse_task_throttling();
+    env_kmp_bool("PVOMP_TASK_CHECKS", &pv_gicv.task_checks);
     parse_hidden_helpers();
     parse_teams_proc_bind();
     parse_stack();

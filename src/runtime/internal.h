@@ -101,6 +101,8 @@ struct pv_global_icv {
                                       0: none, target tasks are plain tasks; src/kmpc) */
     unsigned teams_bind;           /* how host teams split the places (PV_BIND_SPREAD;
                                       KMP_TEAMS_PROC_BIND) */
+    bool task_checks;              /* PVOMP_TASK_CHECKS: check the task scheduler's
+                                      no-idle-sleep invariant (task_check.c; tests) */
 };
 
 extern struct pv_icv pv_initial_icv;      /* of the initial task */
@@ -281,7 +283,8 @@ struct pv_task {
     _Atomic uint32_t detach;        /* PV_DETACH_* state bits */
     unsigned nsucc, succ_cap;       /* successors (guarded by the parent's deps lock) */
     struct pv_task **succ;
-    char pad_tail[48];              /* and away from the next task of an array */
+    uint32_t qstamp;                /* its deque's push count when queued (task_check.c) */
+    char pad_tail[44];              /* and away from the next task of an array */
 };
 
 /* struct pv_ts, where a thread stands: ompt_view.h. */

@@ -88,6 +88,20 @@ unsigned long long pv_ws_count(const struct pv_ws *ws)
     return ws->n;
 }
 
+int pv_ws_loop_work_type(const struct pv_ws *ws)
+{
+    switch (ws->sched) {
+    case PV_SCHED_STATIC:
+        return ompt_work_loop_static;
+    case PV_SCHED_DYNAMIC:
+        return ompt_work_loop_dynamic;
+    case PV_SCHED_GUIDED:
+        return ompt_work_loop_guided;
+    default:
+        return ompt_work_loop_other;
+    }
+}
+
 const int *pv_place_cpus(unsigned p, unsigned *n)
 {
     *n = pv_places[p].ncpus;

@@ -74,6 +74,9 @@ const struct pv_ws *pv_team_combined(const struct pv_team *team);
 
 /* --------------------------------------------------- worksharing, places */
 unsigned long long pv_ws_count(const struct pv_ws *ws);   /* iterations or sections */
+/* The OpenMP 5.2 loop work type of the schedule the loop runs with
+ * (ompt_work_loop_static, _dynamic or _guided; runtime and auto as resolved). */
+int pv_ws_loop_work_type(const struct pv_ws *ws);
 extern unsigned pv_num_procs;             /* CPUs this process may run on */
 extern unsigned pv_num_places;
 /* The CPUs of place p < pv_num_places; their number in *n. */

@@ -88,6 +88,7 @@ struct pv_tq {
     _Alignas(PV_CACHELINE) _Atomic uint32_t lock;
     _Atomic uint32_t head, tail;
     uint32_t mask;
+    uint32_t pushes;              /* tasks ever pushed (stamps them: task_check.c) */
     struct pv_task **buf;
 };
 
@@ -292,6 +293,17 @@ void pv_tq_push_shared(struct pv_tstate *ts, struct pv_task *t);
  * `under` are taken (the tied-task scheduling constraint). */
 struct pv_task *pv_tq_take(struct pv_tstate *ts, unsigned me, unsigned n,
                            const struct pv_task *under);
+
+/* ------------------------------------------------------- task_check.c */
+/* PVOMP_TASK_CHECKS (pv_gicv.task_checks): the queues' push counts before a
+ * look for work, then, when the thread is about to wait, the check that no
+ * task it may run (any, or with `under` a descendant of it) queued before
+ * that look is still queued (aborts with a report if one is).  The check
+ * frees the mark. */
+struct pv_task_mark;
+struct pv_task_mark *pv_task_check_mark(struct pv_tstate *ts);
+void pv_task_check_wait(struct pv_tstate *ts, struct pv_task_mark *m, unsigned me,
+                        const struct pv_task *under, const char *where);
 
 /* True when x is `anc` or one of its descendants.  Safe on a live x: every
  * task keeps its ancestors allocated. */

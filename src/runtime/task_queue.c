@@ -23,6 +23,7 @@ void pv_tq_init(struct pv_tstate *ts)
         atomic_init(&q->head, 0);
         atomic_init(&q->tail, 0);
         q->mask = TQ_INITIAL - 1;
+        q->pushes = 0;
         q->buf = pv_malloc(TQ_INITIAL * sizeof *q->buf);
     }
 }
@@ -49,6 +50,7 @@ void pv_tq_push(struct pv_tq *q, struct pv_task *t)
     if (tail - head > q->mask)
         tq_grow(q);
     q->buf[tail & q->mask] = t;
+    t->qstamp = q->pushes++;
     atomic_store_explicit(&q->tail, tail + 1, memory_order_relaxed);
     pv_mutex_unlock(&q->lock);
 }
@@ -59,10 +61,33 @@ static inline bool tq_empty(struct pv_tq *q)
            atomic_load_explicit(&q->tail, memory_order_relaxed);
 }
 
+/* Under q's lock, with head != tail: the newest task that descends from
+ * `under` (its descendants were queued after it began, so they are near the
+ * tail); it leaves the ring and the newer tasks close the gap.  A waiting
+ * thread may run any descendant of the task it waits in, not only one at an
+ * end: tasks of other subtrees queued around its own would otherwise leave
+ * it asleep beside work it may do (see task_check.c). */
+__attribute__((noinline, cold)) static struct pv_task *
+tq_take_inner(struct pv_tq *q, uint32_t head, uint32_t tail, const struct pv_task *under)
+{
+    uint32_t k = tail;
+    do {
+        if (k == head)
+            return NULL;
+        k--;
+    } while (!pv_task_descends(q->buf[k & q->mask], under));
+    struct pv_task *t = q->buf[k & q->mask];
+    for (; k + 1 != tail; k++)
+        q->buf[k & q->mask] = q->buf[(k + 1) & q->mask];
+    atomic_store_explicit(&q->tail, tail - 1, memory_order_relaxed);
+    return t;
+}
+
 /* Take a task from one end of q: the newest (the owner's end, `oldest`
- * false) or the oldest (a thief's).  With `under`, only a descendant of it. */
-static inline struct pv_task *tq_take_end(struct pv_tq *q, const struct pv_task *under,
-                                          bool oldest)
+ * false) or the oldest (a thief's).  With `under`, only a descendant of it:
+ * the one at that end, else the newest. */
+static inline __attribute__((always_inline)) struct pv_task *
+tq_take_end(struct pv_tq *q, const struct pv_task *under, bool oldest)
 {
     if (tq_empty(q))
         return NULL;
@@ -78,6 +103,8 @@ static inline struct pv_task *tq_take_end(struct pv_tq *q, const struct pv_task 
                 atomic_store_explicit(&q->head, head + 1, memory_order_relaxed);
             else
                 atomic_store_explicit(&q->tail, tail - 1, memory_order_relaxed);
+        } else if (tail - head > 1) {
+            t = tq_take_inner(q, head, tail, under);
         }
     }
     pv_mutex_unlock(&q->lock);
@@ -130,28 +157,52 @@ void pv_tq_push_shared(struct pv_tstate *ts, struct pv_task *t)
     pv_mutex_unlock(&ts->shared_lock);
 }
 
+/* Under the shared lock: remove heap item i, keeping the heap's order. */
+static void heap_remove(struct pv_tstate *ts, unsigned i, unsigned n)
+{
+    struct pv_prio_item last = ts->heap[--n];
+    if (i == n)
+        return;
+    /* Up while `last` goes before the parent (i was not the root)... */
+    while (i > 0 && prio_before(&last, &ts->heap[(i - 1) / 2])) {
+        ts->heap[i] = ts->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    /* ... else down while a child goes before it. */
+    for (;;) {
+        unsigned c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && prio_before(&ts->heap[c + 1], &ts->heap[c]))
+            c++;
+        if (!prio_before(&ts->heap[c], &last))
+            break;
+        ts->heap[i] = ts->heap[c];
+        i = c;
+    }
+    ts->heap[i] = last;
+}
+
+/* The first task in priority order, or with `under` the first descendant
+ * of it (not only the top: see tq_take_inner). */
 static struct pv_task *shared_take(struct pv_tstate *ts, const struct pv_task *under)
 {
     struct pv_task *t = NULL;
     pv_mutex_lock(&ts->shared_lock);
     unsigned n = atomic_load_explicit(&ts->nshared, memory_order_relaxed);
+    unsigned pick = n;
     if (n && (!under || pv_task_descends(ts->heap[0].task, under))) {
-        t = ts->heap[0].task;
-        struct pv_prio_item last = ts->heap[--n];
-        unsigned i = 0;
-        for (;;) {
-            unsigned c = 2 * i + 1;
-            if (c >= n)
-                break;
-            if (c + 1 < n && prio_before(&ts->heap[c + 1], &ts->heap[c]))
-                c++;
-            if (!prio_before(&ts->heap[c], &last))
-                break;
-            ts->heap[i] = ts->heap[c];
-            i = c;
-        }
-        ts->heap[i] = last;
-        atomic_store_explicit(&ts->nshared, n, memory_order_relaxed);
+        pick = 0;
+    } else {
+        for (unsigned i = 1; i < n; i++)
+            if (pv_task_descends(ts->heap[i].task, under) &&
+                (pick == n || prio_before(&ts->heap[i], &ts->heap[pick])))
+                pick = i;
+    }
+    if (pick < n) {
+        t = ts->heap[pick].task;
+        heap_remove(ts, pick, n);
+        atomic_store_explicit(&ts->nshared, n - 1, memory_order_relaxed);
     }
     pv_mutex_unlock(&ts->shared_lock);
     return t;

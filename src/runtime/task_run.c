@@ -2,6 +2,8 @@
  * queued tasks that the team barrier asks for.  Part of task.c (see
  * task_parts.h). */
 
+#include <stdlib.h>
+
 #include "runtime/task_parts.h"
 
 /* ------------------------------------------------------------- queueing */
@@ -158,6 +160,8 @@ bool pv_task_run_pending_gen(struct pv_team *team, _Atomic uint32_t *gen_word, u
 {
     struct pv_thread *thr = &pv_thr;
     struct pv_tstate *ts = team->task_state;
+    struct pv_task_mark *mark =
+        pv_unlikely(pv_gicv.task_checks) && gen_word ? pv_task_check_mark(ts) : NULL;
     /* Pairs with the fence of a creator between queueing and looking at the
      * barrier's arrival counters. */
     atomic_thread_fence(memory_order_seq_cst);
@@ -174,10 +178,19 @@ bool pv_task_run_pending_gen(struct pv_team *team, _Atomic uint32_t *gen_word, u
             if (atomic_load_explicit(&ts->idle, memory_order_relaxed) != 0)
                 pv_task_notify(team);
             pv_barrier_tasks_changed(team);
+            if (mark)
+                free(mark);
             return true;
         }
         task_run(thr, t);
         ran = true;
+    }
+    /* Nothing found: the barrier waits now. */
+    if (pv_unlikely(mark != NULL)) {
+        if (!ran)
+            pv_task_check_wait(ts, mark, thr->ts.team_id, NULL, "a team barrier");
+        else
+            free(mark);
     }
     return ran;
 }

@@ -48,8 +48,16 @@ void wait_until(struct pv_team *team, const struct pv_task *under, wait_done_fn 
         atomic_fetch_add_explicit(&ts->idle, 1, memory_order_seq_cst);
         atomic_thread_fence(memory_order_seq_cst);
         uint32_t snap = atomic_load_explicit(&ts->work.word, memory_order_seq_cst);
-        if (!done(arg) && !(t = pv_tq_take(ts, me, n, under)))
+        struct pv_task_mark *mark =
+            pv_unlikely(pv_gicv.task_checks) ? pv_task_check_mark(ts) : NULL;
+        if (!done(arg) && !(t = pv_tq_take(ts, me, n, under))) {
+            if (mark)
+                pv_task_check_wait(ts, mark, me, under, "a task wait");
+            mark = NULL;
             pv_wait_while_eq(&ts->work, snap);
+        } else if (mark) {
+            free(mark);
+        }
         atomic_fetch_sub_explicit(&ts->idle, 1, memory_order_relaxed);
         if (t)
             task_run(thr, t);

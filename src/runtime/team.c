@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "base/linux.h"
-#include "phantom/phantom.h"
 #include "runtime/barrier_site.h"
 #include "runtime/internal.h"
 #include "trace/trace.h"
@@ -120,7 +119,7 @@ static void *worker_main(void *arg)
         *boot.self_slot = thr; /* read by the master only after the final barrier */
     else
         boot.team->members[boot.id] = thr; /* likewise: pv_team_end docks it idle */
-    pv_phantom_thread_start();
+    pv_wait_thread_start();
     trace_thread_begin(PVTRACE_THREAD_ROLE_POOL);
 
     uint32_t consumed = 0;
@@ -138,6 +137,7 @@ static void *worker_main(void *arg)
                 pv_ompt_thread_exit();
             retire_team_caches(thr);
             pv_wait_managed_threads_add(-1);
+            pv_wait_thread_end();
             trace_thread_end();
             break;
         }
@@ -330,6 +330,12 @@ static __attribute__((noinline, cold)) void primary_begin_observed(struct pv_thr
                                                                    struct pv_team *team,
                                                                    void (*fn)(void *))
 {
+    /* Once per process, before its first region: the CPUs the team may
+     * use (the process's mask at start, not the primary's binding since). */
+    static atomic_bool cpus_told;
+    if (!atomic_load_explicit(&cpus_told, memory_order_relaxed) &&
+        !atomic_exchange_explicit(&cpus_told, true, memory_order_relaxed))
+        trace_cpus((unsigned)sysconf(_SC_NPROCESSORS_ONLN), pv_num_procs);
     trace_parallel_begin(team, (void *)fn, team->nthreads, team->level);
     bool tool = pv_ompt_tool();
     if (tool)
@@ -378,7 +384,7 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     unsigned bind = bind_policy(icv, flags);
     bool nested = thr->ts.team != NULL;
     if (!nested)
-        pv_phantom_thread_start(); /* a program's own thread starting a team */
+        pv_wait_thread_start(); /* a program's own thread starting a team */
     struct pv_team *team = team_get(thr, n);
 
     team->nthreads = n;
@@ -615,7 +621,7 @@ static void team_fork_child(void)
     thr->pool_size = 0; /* the array stays: new workers publish themselves in it */
     thr->tid = pv_gettid();
     thr->handle = pthread_self();
-    pv_wait_managed_threads_set(1);
+    pv_wait_fork_child();
     if (thr->ts.team && thr->ts.team->nthreads > 1)
         pv_warn("fork() in a parallel region of %u threads: the child has only the "
                 "calling thread, so its region cannot end (fork outside parallel regions)",
@@ -647,5 +653,5 @@ void pv_runtime_init(void)
             pv_warn("cannot use a stack size of %zu bytes: %s", pv_gicv.stacksize,
                     strerror(err));
     }
-    pv_phantom_thread_start();
+    pv_wait_thread_start();
 }

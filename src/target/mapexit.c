@@ -378,6 +378,10 @@ static unsigned map_flags(struct pv_kind k, bool exit)
         f |= ompt_target_map_flag_to;
     if (k_copy_from(k.k) || k_always_from(k.k))
         f |= ompt_target_map_flag_from;
+    /* OpenMP 5.2's map-type-modifier flag (gcc 12 passes no present or
+     * close modifier to the runtime). */
+    if (k_always_to(k.k) || k_always_from(k.k))
+        f |= ompt_target_map_flag_always;
     if (!(f & (ompt_target_map_flag_to | ompt_target_map_flag_from)))
         f |= exit ? ompt_target_map_flag_release : ompt_target_map_flag_alloc;
     return f;

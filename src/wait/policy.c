@@ -15,6 +15,8 @@
 
 #include "base/message.h"
 #include "phantom/phantom.h"
+#include "wait/late.h"
+#include "wait/peers.h"
 #include "wait/slice.h"
 #include "wait/wait.h"
 
@@ -24,6 +26,7 @@
 #define YIELDS_ACTIVE 1000ULL
 
 static enum pv_wait_policy policy_now = PV_WAIT_DEFAULT;
+static bool phantom_rules; /* pvsched's, or the default's with a tracker */
 static unsigned long long spin_count = SPIN_DEFAULT;
 static unsigned long long yield_count = YIELDS_DEFAULT; /* when oversubscribed */
 static _Atomic int managed_threads = 1;
@@ -44,6 +47,18 @@ void pv_wait_configure(enum pv_wait_policy policy, unsigned long long count, boo
 #endif
             pv_warn("GOMP_WAIT_POLICY=pvsched: %s; using the default policy", why);
             policy = PV_WAIT_DEFAULT;
+        }
+    }
+    phantom_rules = policy == PV_WAIT_PVSCHED;
+    if (policy == PV_WAIT_DEFAULT) {
+        /* With a phantom tracker running the default waits as pvsched does,
+         * without being asked to (no message when there is none); without
+         * one, by the late-waiter rules (late.c).  PVOMP_WAIT_ADAPT=0: neither. */
+        const char *why = NULL;
+        pv_late_configure();
+        if (pv_late_on && pv_phantom_open(&why)) {
+            phantom_rules = true;
+            pv_slice_configure();
         }
     }
     policy_now = policy;
@@ -81,6 +96,11 @@ enum pv_wait_policy pv_wait_policy(void)
     return policy_now;
 }
 
+bool pv_wait_phantom_rules(void)
+{
+    return phantom_rules;
+}
+
 const char *pv_wait_policy_name(enum pv_wait_policy p)
 {
     switch (p) {
@@ -106,6 +126,23 @@ void pv_wait_managed_threads_add(int delta)
 void pv_wait_managed_threads_set(int n)
 {
     atomic_store_explicit(&managed_threads, n, memory_order_relaxed);
+}
+
+void pv_wait_thread_start(void)
+{
+    pv_phantom_thread_start();
+    pv_peer_thread_start();
+}
+
+void pv_wait_thread_end(void)
+{
+    pv_peer_thread_end();
+}
+
+void pv_wait_fork_child(void)
+{
+    pv_wait_managed_threads_set(1);
+    pv_peers_fork_child();
 }
 
 void pv_wait_set_available_cpus(unsigned ncpus)

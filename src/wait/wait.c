@@ -2,10 +2,13 @@
 #include <limits.h>
 #include <sched.h>
 
+#include "base/clock.h"
 #include "base/linux.h"
 #include "phantom/phantom.h"
 #include "trace/trace.h"
+#include "wait/late.h"
 #include "wait/observe.h"
+#include "wait/peers.h"
 #include "wait/slice.h"
 #include "wait/wait.h"
 
@@ -15,6 +18,8 @@ _Static_assert((int)PV_WAIT_DEFAULT == (int)PVTRACE_WAIT_POLICY_DEFAULT &&
                    (int)PV_WAIT_PASSIVE == (int)PVTRACE_WAIT_POLICY_PASSIVE &&
                    (int)PV_WAIT_PVSCHED == (int)PVTRACE_WAIT_POLICY_PVSCHED,
                "enum pv_wait_policy numbers its policies as #enum wait_policy (trace-events)");
+_Static_assert((int)PV_LATE_STALLED == (int)PVTRACE_WAIT_LATE_WHY_STALLED,
+               "enum pv_late_why numbers its reasons as #enum wait_late_why (trace-events)");
 
 /* pvsched's spins, counted across waits, so that the slice rule is checked
  * every 64 spins however short each wait is (a barrier wait is often fewer
@@ -27,8 +32,13 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
 {
     bool yield;
     unsigned long long limit = pv_wait_spin_count(&yield);
-    /* Oversubscribed, pvsched yields like the active policy (policy.c). */
-    bool pvsched = pv_wait_policy() == PV_WAIT_PVSCHED && !yield;
+    /* Oversubscribed, pvsched yields like the active policy (policy.c).
+     * The default policy waits as pvsched does when a phantom tracker runs,
+     * else by the late-waiter rules (late.c), checked every 64th spin. */
+    bool pvsched = pv_wait_phantom_rules() && !yield;
+    bool late = !pvsched && pv_wait_policy() == PV_WAIT_DEFAULT && !yield && pv_late_on;
+    struct pv_late state;
+    pv_late_init(&state);
     unsigned long long i;
     for (i = 0; i < limit; i++) {
         if ((atomic_load_explicit(word, memory_order_acquire) & mask) != val) {
@@ -48,6 +58,12 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
             trace_wait_slice_yield(i, held, pv_slice_ns());
             sched_yield();
         }
+        enum pv_late_why why;
+        if (late && (i & 63) == 63 && (why = pv_late_check(&state)) != PV_LATE_SPIN) {
+            trace_wait_late(why, i, pv_monotonic_ns() - state.begin_ns);
+            *spun = i;
+            return false;
+        }
         if (yield)
             sched_yield(); /* to a teammate queued on this CPU, if any */
         else
@@ -60,7 +76,10 @@ static inline bool spin_counted(_Atomic uint32_t *word, uint32_t mask, uint32_t 
 bool pv_spin_while_eq(_Atomic uint32_t *word, uint32_t mask, uint32_t val)
 {
     unsigned long long spun;
-    return spin_counted(word, mask, val, &spun);
+    pv_peer_set_waiting(1);
+    bool changed = spin_counted(word, mask, val, &spun);
+    pv_peer_set_waiting(0);
+    return changed;
 }
 
 /* The spinning part of a wait on `word` (the futex word itself; for a
@@ -69,7 +88,9 @@ bool pv_spin_while_eq(_Atomic uint32_t *word, uint32_t mask, uint32_t val)
 static inline bool spin_traced(_Atomic uint32_t *word, uint32_t val, unsigned long long *spun)
 {
     trace_wait_begin(word, pv_wait_policy());
+    pv_peer_set_waiting(1); /* until the wait ends (woke_traced, or here) */
     if (spin_counted(word, ~0u, val, spun)) {
+        pv_peer_set_waiting(0);
         trace_wait_end(*spun, 0);
         return true;
     }
@@ -81,6 +102,7 @@ static inline bool spin_traced(_Atomic uint32_t *word, uint32_t val, unsigned lo
 /* After the blocking part. */
 static inline void woke_traced(unsigned long long spun)
 {
+    pv_peer_set_waiting(0);
     trace_wait_wake(pv_wait_policy(), spun, pv_phantom_now());
     pv_wait_report_phantoms(pv_phantom_now());
     trace_wait_end_after(wait_wake, spun, 1); /* one clock read (trace.h) */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 enum pv_wait_policy {
-    PV_WAIT_DEFAULT = 0, /* spin about as long as libgomp; yield when oversubscribed */
+    PV_WAIT_DEFAULT = 0, /* spin about as long as libgomp unless late (late.c); yield when oversubscribed */
     PV_WAIT_ACTIVE,      /* spin (practically) forever */
     PV_WAIT_PASSIVE,     /* block at once */
     PV_WAIT_PVSCHED,     /* spin while no teammate is a phantom; block at once otherwise */
@@ -69,6 +69,9 @@ static inline void pv_wake_one(pv_futex_t *f)
 void pv_wait_configure(enum pv_wait_policy policy, unsigned long long spin_count,
                        bool spin_count_given);
 enum pv_wait_policy pv_wait_policy(void);
+/* pvsched's rules apply: the policy is pvsched, or the default one found a
+ * phantom tracker running. */
+bool pv_wait_phantom_rules(void);
 const char *pv_wait_policy_name(enum pv_wait_policy policy);
 /* How many times a waiter checks before it sleeps; *yield: sched_yield
  * between checks (more threads than CPUs), else a pause. */
@@ -77,5 +80,10 @@ unsigned long long pv_wait_spin_count(bool *yield);
 void pv_wait_managed_threads_add(int delta);
 void pv_wait_managed_threads_set(int n); /* a fork child: its one thread */
 void pv_wait_set_available_cpus(unsigned ncpus);
+/* A thread that runs teams starts (the phantom tracker and the late-waiter
+ * rules learn it), a pool worker leaves, a fork() child starts afresh. */
+void pv_wait_thread_start(void);
+void pv_wait_thread_end(void);
+void pv_wait_fork_child(void);
 
 #endif

@@ -3,10 +3,22 @@
  * the task sees as its own, dependences, taskwait and taskgroup regions,
  * undeferred and final tasks, taskloop. */
 #include <omp.h>
+#include <stdbool.h>
 
 #include "ttq.h"
 
 #define T 3
+
+/* libgomp's task entry point, called directly for what gcc 12 cannot emit. */
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+               void *detach);
+#define GOMP_TASK_FLAG_DEPEND 8
+
+static void count_task(void *data)
+{
+    __atomic_fetch_add(*(int **)data, 1, __ATOMIC_RELAXED);
+}
 #define NT 20
 
 static uint64_t task_ids[NT], parent_ids[NT];
@@ -217,6 +229,22 @@ int main(void)
     }
     for (int i = 0; i < 100; i++)
         TCHECK(covered[i] == 1);
+
+    /* depend(omp_all_memory) as gcc 13 passes it (one out item, address
+     * NULL; gcc 12 cannot write it): OpenMP 6.0's out_all_memory, as libomp
+     * reports it. */
+    tt_reset();
+    static int all_ran;
+    int *arg = &all_ran;
+    void *all_memory[6] = {0, (void *)1, (void *)1, 0, 0, NULL};
+#pragma omp parallel num_threads(T)
+#pragma omp single
+    GOMP_task(count_task, &arg, NULL, sizeof arg, _Alignof(int *), true, GOMP_TASK_FLAG_DEPEND,
+              all_memory, 0, NULL);
+    CHECK(all_ran == 1);
+    TCHECK(ttq_count(ompt_callback_dependences, ANY, ANY) == 1);
+    const struct tt_event *all = ttq_nth(ompt_callback_dependences, ANY, ANY, 0);
+    TCHECK(all->a == 1 && all->kind == ompt_dependence_type_out_all_memory && all->b == 0);
     printf("ompt_tasks: ok\n");
     return 0;
 }

@@ -71,6 +71,22 @@ static void check_sections(size_t count, const int *per_thread)
         TCHECK(per_thread[t] < 0 || got[t] == per_thread[t]);
 }
 
+/* The loop work type of schedule(runtime): run-sched-var's kind. */
+static int runtime_work_type(void)
+{
+    omp_sched_t kind;
+    int chunk;
+    omp_get_schedule(&kind, &chunk);
+    switch ((unsigned)kind & ~(unsigned)omp_sched_monotonic) {
+    case omp_sched_dynamic:
+        return ompt_work_loop_dynamic;
+    case omp_sched_guided:
+        return ompt_work_loop_guided;
+    default:   /* static, and auto, which pvomp runs static */
+        return ompt_work_loop_static;
+    }
+}
+
 int main(void)
 {
     CHECK(tt_initialized());
@@ -85,7 +101,8 @@ int main(void)
         for (int i = 0; i < N; i++)
             hit[i]++;
     }
-    check_work(ompt_work_loop, N, T);
+    check_work(ompt_work_loop_dynamic, N, T);   /* OpenMP 5.2's loop work types */
+    TCHECK(ttq_count(ompt_callback_work, ANY, ompt_work_loop) == 0);
     check_dispatch(ompt_dispatch_ws_loop_chunk, seen, N);
     for (int i = 0; i < N; i++)
         TCHECK(seen[i] == (i % 10 == 0));
@@ -104,7 +121,9 @@ int main(void)
         for (int i = 0; i < N; i++)
             hit[i]++;
     }
-    check_work(ompt_work_loop, N, 2 * T);
+    check_work(ompt_work_loop_guided, N, T + (runtime_work_type() == ompt_work_loop_guided) * T);
+    if (runtime_work_type() != ompt_work_loop_guided)
+        check_work(runtime_work_type(), N, T);
     for (int i = 0; i < N; i++)
         CHECK(hit[i] == 3);
 
@@ -173,9 +192,9 @@ int main(void)
 #pragma omp parallel for schedule(dynamic, 100) num_threads(T)
     for (int i = 0; i < N; i++)
         hit[i]++;
-    check_work(ompt_work_loop, N, T);
+    check_work(ompt_work_loop_dynamic, N, T);
     const struct tt_event *pb = ttq_nth(ompt_callback_parallel_begin, ANY, ANY, 0);
-    TCHECK(pb && ttq_nth(ompt_callback_work, ompt_scope_begin, ompt_work_loop, 0)->parallel ==
+    TCHECK(pb && ttq_nth(ompt_callback_work, ompt_scope_begin, ompt_work_loop_dynamic, 0)->parallel ==
                      pb->parallel);
 
     /* Combined parallel sections. */

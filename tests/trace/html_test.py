@@ -447,6 +447,33 @@ def test_large():
           % (records, size / 1e6, attrs["intervals"], secs, attrs["draw-ms"], shot))
 
 
+def test_advise():
+    """The report's Advice section (pvomp-trace advise's table) on the serial
+    pathology of tests/trace/advise/patho.c, as chromium shows the page."""
+    chromium = browser.chromium_or_skip("advise")
+    src = ("advise", "patho.c")
+    prog = os.path.join(TMP, "patho")
+    run([A.cc, "-fopenmp", "-g", "-O1", "-I", os.path.join(A.src, "tests", "common"), "-o", prog,
+         os.path.join(A.src, "tests", "trace", *src), "-ldl"])
+    html, text, d, rows = traced_report(prog, "advise", "serial", "plain")
+    dom, _ = browser.dom(chromium, TMP, url(html))
+    check('<section id="advise">' in dom, "no advice section in the page")
+    sec = dom[dom.index('<section id="advise">'):]
+    sec = sec[:sec.index("</section>")]
+    cells = [re.findall(r"<td>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", sec, re.S)]
+    cells = [c for c in cells if len(c) == 6]
+    check(cells, "the advice table has no findings:\n" + sec)
+    line = marker_line(os.path.join(A.src, "tests", "trace", *src), "PLAIN-serial")
+    serial = [c for c in cells if c[1] == "serial"]
+    check(serial and "patho.c" in serial[0][4] and "parallelise" in serial[0][5],
+          "no serial finding at patho.c with its advice:\n%s" % cells)
+    got = int(serial[0][4].split("(")[0].split(":")[-1])
+    check(line <= got <= line + 2, "serial finding at line %d, the region is at %d" % (got, line))
+    check([float(c[2]) for c in cells] == sorted((float(c[2]) for c in cells), reverse=True),
+          "the advice is not ranked by gain:\n%s" % cells)
+    print("advise: %d findings in the page; serial at %s" % (len(cells), serial[0][4]))
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()

@@ -38,6 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o.all = true;
         tr_cmd_dump(&log, &o, null);
         tr_cmd_stats(&lp, 1, &o, null);
+        tr_cmd_advise(&lp, 1, &o, null);
+        o.json = true;
+        tr_cmd_advise(&lp, 1, &o, null);
+        o.json = false;
         tr_cmd_timeline(&lp, 1, &o, null);
         o.html = true;
         o.width = 300;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise.h"
 #include "reader.h"
 
 extern const char tr_report_js[], tr_report_css[];
@@ -453,6 +454,12 @@ int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *opt, st
     if (!threads)
         tr_out_str(o, "<p>No thread records.</p>\n");
     page_timeline(o, total, &r);
+    struct tr_advice adv = { .logs = logs };
+    for (size_t i = 0; i < n; i++)
+        tr_advise_log(&adv, logs[i], i);
+    tr_advise_rank(&adv);
+    tr_advise_html(&adv, o);
+    tr_advice_free(&adv);
     for (size_t i = 0; i < n; i++) {
         if (n > 1) {
             tr_out_str(o, "<h2 class=\"log\">");

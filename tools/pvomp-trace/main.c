@@ -3,6 +3,7 @@
  *   pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] LOG
  *   pvomp-trace stats LOG
  *   pvomp-trace timeline [--html [OUT.html] | --json [OUT.json]] [--width PX] LOG
+ *   pvomp-trace advise [--json] LOG...
  *   pvomp-trace events [LOG]
  *   pvomp-trace snapshot PID   (a process tracing in ring mode writes a snapshot)
  *
@@ -23,6 +24,7 @@ static int usage(FILE *f, int status)
     fputs("usage: pvomp-trace dump [--simpletrace|--file-order] [--all] [--abs] [options] LOG\n"
           "       pvomp-trace stats [options] LOG...\n"
           "       pvomp-trace timeline [--html [OUT.html]|--json [OUT.json]] [--width PX] [options] LOG...\n"
+          "       pvomp-trace advise [--json] [--top N] [options] LOG...\n"
           "       pvomp-trace events [LOG]\n"
           "       pvomp-trace snapshot PID\n"
           "options: --events FILE   trace-events declarations for logs that lack them\n"
@@ -38,12 +40,28 @@ static int usage(FILE *f, int status)
           "several logs (stats, timeline): one summary / one timeline (JSON: a process\n"
           "         per log; HTML: a row per log's thread), on each log's CLOCK_MONOTONIC\n"
           "         (the processes of one host)\n"
+          "advise:  inefficiencies ranked by the wall time fixing each would save, with\n"
+          "         cause, place and advice (--json: {\"findings\": [...]}, best first)\n"
           "events:  the trace-events file for simpletrace.py (built-in catalog without LOG)\n"
           "snapshot: make a process that traces with PVOMP_TRACE_MODE=ring write its\n"
           "         recorder out (SIGUSR2) and print the snapshot's file name\n"
           "exit status: 0 complete log, 2 incomplete or damaged log (stderr says where),\n"
           "             1 usage error or unreadable log\n", f);
     return status;
+}
+
+/* The value v of option a, a number in [min, max] (else a message). */
+static bool number(const char *a, const char *v, long min, long max, const char *what,
+                   unsigned *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < min || n > max) {
+        fprintf(stderr, "pvomp-trace: %s %s: give %ld to %ld %s\n", a, v, min, max, what);
+        return false;
+    }
+    *out = (unsigned)n;
+    return true;
 }
 
 int main(int argc, char **argv)
@@ -60,7 +78,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "snapshot"))
         return tr_cmd_snapshot(argc - 2, argv + 2, stdout);
     if (strcmp(cmd, "dump") && strcmp(cmd, "stats") && strcmp(cmd, "timeline") &&
-        strcmp(cmd, "events")) {
+        strcmp(cmd, "events") && strcmp(cmd, "advise")) {
         fprintf(stderr, "pvomp-trace: unknown command '%s'\n", cmd);
         return usage(stderr, 1);
     }
@@ -84,7 +102,7 @@ int main(int argc, char **argv)
             if (l > 5 && !strcmp(argv[i + 1] + l - 5, ext))
                 opt.output = argv[++i];
         }
-        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width") ||
+        else if ((!strcmp(a, "--events") || !strcmp(a, "-o") || !strcmp(a, "--width") || !strcmp(a, "--top") ||
                   !strcmp(a, "--debuginfo") || !strcmp(a, "--time-base") ||
                   !strcmp(a, "--clock-offset")) &&
                  i + 1 < argc) {
@@ -113,15 +131,11 @@ int main(int argc, char **argv)
                 opt.debuginfo = v;
             else if (!strcmp(a, "-o"))
                 opt.output = v;
-            else {
-                char *end;
-                long w = strtol(v, &end, 10);
-                if (*end || w < 200 || w > 20000) {
-                    fprintf(stderr, "pvomp-trace: --width %s: give 200 to 20000 pixels\n", v);
+            else if (!strcmp(a, "--top")) {
+                if (!number(a, v, 1, 1000, "findings", &opt.top))
                     return 1;
-                }
-                opt.width = (unsigned)w;
-            }
+            } else if (!number(a, v, 200, 20000, "pixels", &opt.width))
+                return 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "pvomp-trace: unknown option '%s'\n", a);
             return usage(stderr, 1);
@@ -135,9 +149,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    bool many = !strcmp(cmd, "stats") || !strcmp(cmd, "timeline");
+    bool many = !strcmp(cmd, "stats") || !strcmp(cmd, "timeline") || !strcmp(cmd, "advise");
     if (npaths > 1 && !many) {
-        fprintf(stderr, "pvomp-trace: %s reads one log (stats and timeline merge several)\n", cmd);
+        fprintf(stderr, "pvomp-trace: %s reads one log (stats, timeline and advise take several)\n", cmd);
         return 1;
     }
     if (!path && strcmp(cmd, "events")) {
@@ -199,6 +213,8 @@ int main(int argc, char **argv)
             status = tr_cmd_stats(lp, n, &opt, out);
         else if (!strcmp(cmd, "timeline"))
             status = tr_cmd_timeline(lp, n, &opt, out);
+        else if (!strcmp(cmd, "advise"))
+            status = tr_cmd_advise(lp, n, &opt, out);
         else
             status = tr_cmd_events(lp[0], out);
         for (size_t i = 0; i < n; i++) {

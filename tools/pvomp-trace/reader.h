@@ -132,6 +132,9 @@ enum tr_kind {
     K_TASK_BEGIN = K_CAT + TR_EV_task_begin, K_TASK_END = K_CAT + TR_EV_task_end,
     K_TARGET_BEGIN = K_CAT + TR_EV_target_begin, K_TARGET_END = K_CAT + TR_EV_target_end,
     K_PHANTOM = K_CAT + TR_EV_phantom_change,
+    K_SINGLE = K_CAT + TR_EV_single,
+    K_LOOP_INIT = K_CAT + TR_EV_loop_init, K_LOOP_CHUNK = K_CAT + TR_EV_loop_chunk,
+    K_CPUS = K_CAT + TR_EV_cpus,
 };
 _Static_assert(K_CRIT_HELD - K_CRIT_ENTER == 3 && K_LOCK_HELD - K_LOCK_ENTER == 3,
                "the catalog keeps critical_* and lock_* in order");
@@ -436,6 +439,7 @@ struct tr_opts {
     bool absolute;          /* dump: time since the start instead of deltas */
     bool html, json;        /* timeline */
     unsigned width;         /* timeline html: pixels */
+    unsigned top;           /* advise: at most this many findings (0: 10) */
     const char *debuginfo;  /* --debuginfo DIR: separate debug files by build-id */
     bool realtime_base;     /* --time-base realtime */
     size_t noffsets;        /* --clock-offset LOG=NS */
@@ -461,6 +465,8 @@ int64_t tr_log_time_offset(const struct tr_log *log);
 /* A log's lane name among several: its file name (PVOMP_TRACE=run.%r.pvtrace
  * names it by rank). */
 const char *tr_log_lane(const struct tr_log *log);
+/* advise (advise_out.c): findings ranked by estimated gain, text or --json. */
+int tr_cmd_advise(struct tr_log **logs, size_t n, const struct tr_opts *o, FILE *out);
 int tr_cmd_events(struct tr_log *log, FILE *out);      /* log may be NULL: built-in catalog */
 int tr_cmd_snapshot(int argc, char **argv, FILE *out);  /* snapshot.c: argv = PID */
 

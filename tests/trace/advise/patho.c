@@ -1,0 +1,233 @@
+/* Pathology programs for `pvomp-trace advise` (tests/trace/advise_test.py,
+ * bench/trace/advise.py): each case is a kernel with one inefficiency that
+ * dominates its run by a wide margin, and a fixed variant of it.
+ *
+ *     patho CASE plain|fixed        prints "kernel_ns N" (the kernel's wall time)
+ *
+ * Each plain kernel's construct carries a marker comment PLAIN-CASE at the
+ * line the advisor must name (the region's pragma: pvomp-trace names a
+ * region by its outlined function's first line, which for these bodies is
+ * the pragma's or the next line); the test reads the markers.  Work is
+ * counted in loop iterations, not time, so the pathology's share does not
+ * depend on the machine's load. */
+#define _GNU_SOURCE
+#include <omp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pvomp_check.h"
+
+static volatile double sink;
+
+/* About n ns of arithmetic (a dependent chain from a volatile: not folded,
+ * not hoisted out of a loop). */
+__attribute__((noinline)) static double burn(long n)
+{
+    double x = sink;
+    for (long i = 0; i < n; i++)
+        x = x * 1.0000001 + 1e-9;
+    return x;
+}
+
+#define STEPS 20
+#define HEAVY 200000L
+
+/* imbalance: a static loop whose first half carries all the work. */
+static void imbalance(int fixed)
+{
+    for (int s = 0; s < STEPS; s++) {
+        if (!fixed) {
+#pragma omp parallel for schedule(static) /* PLAIN-imbalance */
+            for (int i = 0; i < 64; i++)
+                sink = burn(i < 32 ? HEAVY : 1000);
+        } else {
+#pragma omp parallel for schedule(dynamic, 1)
+            for (int i = 0; i < 64; i++)
+                sink = burn(i < 32 ? HEAVY : 1000);
+        }
+    }
+}
+
+/* serial: a time-step loop whose single copies an array while the team waits. */
+#define SN 4096
+static double a[SN], b[SN];
+static void update(int i) { a[i] = burn(1500) + b[i]; }
+static void halve(int i) { b[i] = a[i] * 0.5; }
+
+static void serial(int fixed)
+{
+    if (!fixed) {
+#pragma omp parallel /* PLAIN-serial */
+        for (int s = 0; s < STEPS; s++) {
+#pragma omp single
+            for (int i = 0; i < SN; i++)
+                update(i);
+#pragma omp for
+            for (int i = 0; i < SN; i++)
+                halve(i);
+        }
+    } else { /* the single's loop shared out */
+#pragma omp parallel
+        for (int s = 0; s < STEPS; s++) {
+#pragma omp for
+            for (int i = 0; i < SN; i++)
+                update(i);
+#pragma omp for
+            for (int i = 0; i < SN; i++)
+                halve(i);
+        }
+    }
+}
+
+/* scheduling: schedule(dynamic, 1) over tiny iterations. */
+#define DN 300000
+static float d[DN];
+static void scheduling(int fixed)
+{
+    if (!fixed) {
+#pragma omp parallel for schedule(dynamic, 1) /* PLAIN-scheduling */
+        for (int i = 0; i < DN; i++)
+            d[i] = d[i] * 0.5f + 1.0f;
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int i = 0; i < DN; i++)
+            d[i] = d[i] * 0.5f + 1.0f;
+    }
+}
+
+/* critical: a hot loop whose work is mostly inside a critical section. */
+#define CN 100000
+static void critical(int fixed)
+{
+    double sum = 0;
+    if (!fixed) {
+#pragma omp parallel for /* PLAIN-critical */
+        for (int i = 0; i < CN; i++) {
+            double v = burn(10);
+#pragma omp critical
+            sum += burn(200) + v;
+        }
+    } else {
+#pragma omp parallel for reduction(+ : sum)
+        for (int i = 0; i < CN; i++)
+            sum += burn(200) + burn(10);
+    }
+    sink = sum;
+}
+
+/* task_overhead: recursive tasks without a cut-off. */
+static long fib(int n, int cutoff)
+{
+    if (n < 2)
+        return n;
+    if (n < cutoff)
+        return fib(n - 1, cutoff) + fib(n - 2, cutoff);
+    long x, y;
+#pragma omp task shared(x) /* PLAIN-task_overhead */
+    x = fib(n - 1, cutoff);
+    y = fib(n - 2, cutoff);
+#pragma omp taskwait
+    return x + y;
+}
+
+static void tasks(int fixed)
+{
+#pragma omp parallel
+#pragma omp single
+    sink = (double)fib(23, fixed ? 16 : 0);
+}
+
+/* A balanced static loop in a time-step loop, for the next two cases. */
+static void balanced(int nthreads, long steps, long work)
+{
+    for (long s = 0; s < steps; s++) {
+#pragma omp parallel for schedule(static) num_threads(nthreads) /* PLAIN-balanced */
+        for (int i = 0; i < 64; i++)
+            sink = burn(work);
+    }
+}
+
+/* The CPUs online (the initial thread may be bound to one place by now,
+ * so its own mask does not say). */
+static int cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* oversubscription: four times as many team threads as CPUs. */
+static void oversubscription(int fixed)
+{
+    int n = cpus();
+    balanced(fixed ? n : 4 * n, 400, 4000);
+}
+
+/* phantom: a team on every CPU while another process burns one of them. */
+static void corunner(int fixed)
+{
+    int n = cpus();
+    pid_t pid = fork();
+    if (pid == 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(0, &one);
+        sched_setaffinity(0, sizeof one, &one);
+        for (;;)
+            sink = burn(1000000);
+    }
+    /* fixed: one thread fewer than CPUs, off the busy CPU's share. */
+    balanced(fixed ? (n > 1 ? n - 1 : 1) : n, 100, 20000);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+/* fork_join: many regions each doing almost nothing. */
+static double fj[64];
+static void fork_join(int fixed)
+{
+    for (int s = 0; s < 20000; s++) {
+        if (!fixed) {
+#pragma omp parallel /* PLAIN-fork_join */
+            fj[omp_get_thread_num() & 63] += 1.0;
+        } else {
+            fj[0] += 1.0;
+            fj[1] += 1.0;
+        }
+    }
+}
+
+static const struct {
+    const char *name;
+    void (*fn)(int fixed);
+} cases[] = {
+    { "imbalance", imbalance }, { "serial", serial }, { "scheduling", scheduling },
+    { "critical", critical }, { "task_overhead", tasks }, { "oversubscription", oversubscription },
+    { "phantom", corunner }, { "fork_join", fork_join },
+};
+
+int main(int argc, char **argv)
+{
+    if (argc == 3)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+            if (!strcmp(argv[1], cases[i].name)) {
+                int fixed = !strcmp(argv[2], "fixed");
+                struct timespec t0, t1;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                cases[i].fn(fixed);
+                clock_gettime(CLOCK_MONOTONIC, &t1);
+                printf("kernel_ns %lld\n",
+                       (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+                return 0;
+            }
+    fprintf(stderr, "usage: patho CASE plain|fixed; CASE:");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        fprintf(stderr, " %s", cases[i].name);
+    fprintf(stderr, "\n");
+    return 2;
+}

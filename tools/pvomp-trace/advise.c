@@ -1,0 +1,434 @@
+/* advise: from a log's records to findings with an estimated gain each
+ * (docs/trace.md, "advise", says how each cause's gain is estimated).
+ *
+ * One pass in time order keeps, per thread, the phase it is in (from the
+ * start of its implicit task or its last barrier to its next barrier), and
+ * per active parallel region its barrier episodes: every member's k-th
+ * barrier is the same barrier, and no member reaches barrier k+1 before all
+ * have reached barrier k, so an episode is complete when all members'
+ * phase works are in.  A complete episode's imbalance (slowest member minus
+ * the mean) is blamed on the serial single the slowest member ran, on
+ * oversubscription, on phantoms, or on the work's split; what the region's
+ * wall time has beyond its episodes' slowest members is fork/join cost.
+ * Loop chunks, critical sections, locks and tasks are counted per place. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise_internal.h"
+
+const char *const tr_cause_name[C__COUNT] = {
+    "imbalance", "serial", "scheduling", "critical", "lock", "task_overhead",
+    "task_starvation", "phantom", "oversubscription", "fork_join",
+};
+
+struct tr_finding *tr_adv_finding(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key)
+{
+    struct tr_advice *o = a->out;
+    for (size_t i = o->n; i-- > 0;) {
+        struct tr_finding *f = &o->v[i];
+        if (f->log != a->ix)
+            break;
+        if (f->cause == c && f->fn == fn && f->key == key)
+            return f;
+    }
+    if (o->n >= MAX_FINDINGS)
+        return NULL;
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 32;
+        o->v = tr_xrealloc(o->v, o->cap, sizeof *o->v);
+    }
+    struct tr_finding *f = &o->v[o->n++];
+    memset(f, 0, sizeof *f);
+    f->cause = c;
+    f->log = a->ix;
+    f->fn = fn;
+    f->key = key;
+    f->cpus = a->cpus;
+    return f;
+}
+
+void tr_adv_add(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key, uint64_t gain,
+                uint64_t ns, uint64_t work, unsigned threads)
+{
+    struct tr_finding *f = tr_adv_finding(a, c, fn, key);
+    if (!f)
+        return;
+    f->gain_ns += gain;
+    f->count++;
+    f->ns += ns;
+    f->work_ns += work;
+    if (threads > f->threads)
+        f->threads = threads;
+}
+
+/* The entry of fn in a table of (fn, ns), made when missing. */
+struct fn_wall *tr_adv_fn_slot(struct fn_wall **v, size_t *n, uint64_t fn)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i].fn == fn)
+            return &(*v)[i];
+    *v = tr_xrealloc(*v, *n + 1, sizeof **v);
+    (*v)[*n] = (struct fn_wall){ fn, 0 };
+    return &(*v)[(*n)++];
+}
+
+struct region *tr_adv_region_of(struct adv *a, uint64_t team)
+{
+    for (size_t i = 0; i < a->nreg; i++)
+        if (a->reg[i].team == team)
+            return &a->reg[i];
+    return NULL;
+}
+
+static uint64_t phantom_now(const struct adv *a, uint64_t ts)
+{
+    return a->phantom_ns + (a->phantoms && ts > a->phantom_since ? ts - a->phantom_since : 0);
+}
+
+/* A complete episode: its imbalance goes to one cause. */
+static void episode_close(struct adv *a, struct region *g, struct episode *e, uint64_t ts)
+{
+    unsigned n = e->arrived;
+    g->crit_path += e->max;
+    tr_adv_fn_slot(&a->work, &a->nwork, g->fn)->wall += e->sum;
+    g->released_k = e->k;
+    g->release = e->last_arrival;
+    g->late_max = 0;
+    e->k = UINT64_MAX;
+    if (n < 2)
+        return;
+    /* Idle time at the barrier that uneven work explains: the work's spread,
+     * but no more than the arrivals' (a member that started late, already
+     * counted as such, did less work without arriving earlier). */
+    uint64_t mean = e->sum / n, gain = e->max - mean, spread = e->max - e->min;
+    uint64_t by_arrival = e->max_at - e->sum_at / n;
+    if (by_arrival < gain)
+        gain = by_arrival;
+    if (!gain)
+        return;
+    enum tr_cause c = C_IMBALANCE;
+    uint64_t ns = spread;
+    if (a->cpus && g->nthreads > a->cpus)
+        c = C_OVERSUBSCRIPTION;
+    else if (e->max_serial && 2 * e->max_serial >= spread) {
+        c = C_SERIAL;
+        ns = e->max_serial;
+    } else if (phantom_now(a, ts) > e->phantom_ns)
+        c = C_PHANTOM;
+    else if (e->max_chunks >= 2 && gain > 2 * (e->max_chunk_ns / (e->max_chunks - 1)))
+        c = C_PHANTOM; /* a dynamic loop evens out to a chunk: that member lost its CPU */
+    tr_adv_add(a, c, g->fn, 0, gain, ns, mean, g->nthreads);
+}
+
+/* Member t arrives at its region's barrier t->k with its phase's work. */
+static void arrive(struct adv *a, struct thr *t, uint64_t ts)
+{
+    struct region *g = tr_adv_region_of(a, t->team);
+    uint64_t w = t->phase_start && ts > t->phase_start ? ts - t->phase_start : 0;
+    uint64_t serial = t->single_ns, chunks = t->chunks, chunk_ns = t->chunk_ns;
+    uint64_t k = t->k++;
+    t->chunks = t->chunk_ns = 0;
+    t->phase_start = 0;
+    t->single_ts = t->single_ns = 0;
+    t->last_chunk = 0;
+    if (!g || !g->nthreads)
+        return;
+    struct episode *e = &g->ep[k & 3];
+    if (e->k != k) {
+        *e = (struct episode){ .k = k, .min = UINT64_MAX, .phantom_ns = phantom_now(a, ts) };
+    }
+    uint64_t at = ts > g->release ? ts - g->release : 0;
+    e->arrived++;
+    e->sum += w;
+    e->sum_at += at;
+    if (at > e->max_at)
+        e->max_at = at;
+    if (ts > e->last_arrival)
+        e->last_arrival = ts;
+    if (w >= e->max) {
+        e->max = w;
+        e->max_serial = serial;
+        e->max_chunks = chunks;
+        e->max_chunk_ns = chunk_ns;
+    }
+    if (w < e->min)
+        e->min = w;
+    if (e->arrived >= g->nthreads)
+        episode_close(a, g, e, ts);
+}
+
+/* A member leaves the barrier its team passed last (or starts after the
+ * fork).  A waiter that spun sees the release within a microsecond; one
+ * that starts later than LATE_NS after the release was off its CPU.  A
+ * waiter that slept is woken within tens of microseconds when a CPU is
+ * free; later than LATE_WOKEN_NS, none was.  The team's next phase waits
+ * for the latest of them. */
+static void late_start(struct adv *a, struct thr *t, uint64_t ts)
+{
+    struct region *g = tr_adv_region_of(a, t->team);
+    uint64_t limit = t->blocked ? LATE_WOKEN_NS : LATE_NS;
+    t->blocked = false;
+    if (!g || !g->release || g->released_k + 1 != t->k || ts < g->release + limit)
+        return;
+    uint64_t late = ts - g->release;
+    if (late <= g->late_max)
+        return;
+    enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_PHANTOM;
+    tr_adv_add(a, c, g->fn, 0, late - g->late_max, late - g->late_max, 0, g->nthreads);
+    g->crit_path += late - g->late_max;
+    g->late_max = late;
+}
+
+static void region_end(struct adv *a, struct region *g, uint64_t ts)
+{
+    uint64_t wall = ts > g->start ? ts - g->start : 0;
+    if (g->tasks) /* the tasks' regions' wall time, for task_overhead */
+        tr_adv_fn_slot(&a->task_regions, &a->ntask_regions, g->fn)->wall += wall;
+    else if (wall > g->crit_path + g->creation) {
+        enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_FORK_JOIN;
+        uint64_t over = wall - g->crit_path - g->creation;
+        tr_adv_add(a, c, g->fn, 0, over, wall, g->crit_path, g->nthreads);
+    }
+    *g = a->reg[--a->nreg];
+}
+
+static void record(struct adv *a, const struct tr_rec *r)
+{
+    uint32_t ti = r->stream == UINT32_MAX ? (uint32_t)(a->nthr - 1) : r->stream;
+    struct thr *t = &a->thr[ti];
+    uint64_t ts = r->ts;
+    switch (r->d->kind) {
+    case K_PARALLEL_BEGIN: {
+        struct region *g = tr_adv_region_of(a, r->u[TR_ARG_parallel_begin_team]);
+        if (!g) {
+            if (a->nreg == a->reg_cap) {
+                a->reg_cap = a->reg_cap ? 2 * a->reg_cap : 8;
+                a->reg = tr_xrealloc(a->reg, a->reg_cap, sizeof *a->reg);
+            }
+            g = &a->reg[a->nreg++];
+        }
+        memset(g, 0, sizeof *g);
+        for (unsigned i = 0; i < 4; i++)
+            g->ep[i].k = UINT64_MAX;
+        g->team = r->u[TR_ARG_parallel_begin_team];
+        g->fn = r->u[TR_ARG_parallel_begin_fn];
+        g->start = ts;
+        g->nthreads = (unsigned)r->u[TR_ARG_parallel_begin_nthreads];
+        g->release = ts;            /* the fork: members start after it */
+        g->released_k = UINT64_MAX; /* "barrier -1" */
+        break;
+    }
+    case K_PARALLEL_END: {
+        struct region *g = tr_adv_region_of(a, r->u[TR_ARG_parallel_end_team]);
+        if (g)
+            region_end(a, g, ts);
+        break;
+    }
+    case K_ITASK_BEGIN: {
+        struct region *g = tr_adv_region_of(a, r->u[TR_ARG_implicit_task_begin_team]);
+        t->team = r->u[TR_ARG_implicit_task_begin_team];
+        t->num = (unsigned)r->u[TR_ARG_implicit_task_begin_thread_num];
+        t->fn = g ? g->fn : 0;
+        t->nthreads = (unsigned)r->u[TR_ARG_implicit_task_begin_nthreads];
+        if (g && g->nthreads < r->u[TR_ARG_implicit_task_begin_nthreads])
+            g->nthreads = (unsigned)r->u[TR_ARG_implicit_task_begin_nthreads];
+        t->phase_start = ts;
+        t->k = 0;
+        t->single_ts = t->single_ns = t->last_chunk = t->chunks = t->chunk_ns = 0;
+        if (g && (t->created || (!t->num && !a->forks))) {
+            /* started by this fork, or the process's first fork (which
+             * creates the pool): creation, once a process */
+            if (ts > g->start && ts - g->start > g->creation)
+                g->creation = ts - g->start;
+        } else if (t->num) {    /* a worker woken by the fork */
+            late_start(a, t, ts);
+        } else {                /* the primary, forking: microseconds of work */
+            t->blocked = true;
+            late_start(a, t, ts);
+        }
+        if (!t->num)
+            a->forks++;
+        t->created = false;
+        break;
+    case K_THREAD_BEGIN:
+        t->created = r->u[0] == THREAD_POOL;
+        break;
+    }
+    case K_ITASK_END:
+        if (t->team)
+            arrive(a, t, ts);   /* the join barrier's episode */
+        t->joining = t->team;
+        t->team = 0;
+        t->fn = 0;
+        t->nthreads = 0;
+        break;
+    case K_BARRIER_ENTER: {
+        unsigned kind = (unsigned)r->u[0];
+        if (t->team && t->phase_start && kind != BARRIER_JOIN && kind <= BARRIER_CANCEL) {
+            if (t->single_ts)
+                t->single_ns = ts - t->single_ts;
+            arrive(a, t, ts);
+        }
+        break;
+    }
+    case K_BARRIER_LEAVE:
+        if (t->team && !t->phase_start && r->u[0] != BARRIER_JOIN) {
+            t->phase_start = ts;
+            late_start(a, t, ts);
+        } else if (r->u[0] == BARRIER_JOIN && t->joining) {
+            /* the primary ends the region when it sees the join open */
+            if (t->num == 0) {
+                t->team = t->joining;
+                late_start(a, t, ts);
+                t->team = 0;
+            }
+            t->joining = 0;
+        }
+        break;
+    case K_WAIT_END:
+        t->blocked = r->u[TR_ARG_wait_end_blocked] != 0;
+        break;
+    case K_SINGLE:
+        if (r->u[0] && t->team)
+            t->single_ts = ts;
+        break;
+    case K_LOOP_INIT:
+        a->chunk = (int64_t)r->u[TR_ARG_loop_init_chunk];
+        break;
+    case K_LOOP_CHUNK:
+        t->chunks++;
+        if (t->last_chunk && t->phase_start) {
+            uint64_t iv = ts - t->last_chunk;
+            t->chunk_ns += iv;
+            struct tr_finding *f = tr_adv_finding(a, C_SCHEDULING, t->fn, 0);
+            if (f) {
+                /* a short interval is mostly dispatch; in a long one the
+                 * dispatch is a small part of the chunk's work */
+                f->gain_ns += iv < DISPATCH_CAP_NS ? iv / (t->nthreads ? t->nthreads : 1) : 0;
+                f->count++;
+                f->work_ns += iv;
+                f->chunk = a->chunk;
+            }
+        }
+        t->last_chunk = ts;
+        break;
+    case K_CRIT_ENTER: case K_CRIT_ACQ: case K_CRIT_REL: case K_CRIT_HELD:
+        tr_adv_section(a, t, C_CRITICAL, r->d->kind - K_CRIT_ENTER, r);
+        break;
+    case K_LOCK_ENTER: case K_LOCK_ACQ: case K_LOCK_REL: case K_LOCK_HELD:
+        tr_adv_section(a, t, C_LOCK, r->d->kind - K_LOCK_ENTER, r);
+        break;
+    case K_TASK_CREATE: {
+        uint64_t ra = r->nargs > TR_ARG_task_create_codeptr_ra ? r->u[TR_ARG_task_create_codeptr_ra] : 0;
+        uint32_t s = tr_adv_site_of(a, r->u[TR_ARG_task_create_fn], ra);
+        tr_idmap_put(&a->pending, r->u[TR_ARG_task_create_task], s);
+        break;
+    }
+    case K_TASK_BEGIN: {
+        uint32_t s = tr_idmap_take(&a->pending, r->u[TR_ARG_task_begin_task]);
+        if (s == UINT32_MAX)
+            s = tr_adv_site_of(a, 0, 0);
+        if (t->t_depth < TASK_DEPTH) {
+            t->t_start[t->t_depth] = ts;
+            t->t_child[t->t_depth] = 0;
+            t->t_site[t->t_depth] = s;
+        }
+        t->t_depth++;
+        if (t->team) {
+            struct region *g = tr_adv_region_of(a, t->team);
+            if (g)
+                g->tasks = true;
+            if (!a->sites[s].region_fn)
+                a->sites[s].region_fn = t->fn;
+        }
+        break;
+    }
+    case K_TASK_END:
+        if (t->t_depth && --t->t_depth < TASK_DEPTH) {
+            unsigned d = t->t_depth;
+            uint64_t dur = ts > t->t_start[d] ? ts - t->t_start[d] : 0;
+            struct site *s = &a->sites[t->t_site[d]];
+            s->n++;
+            s->excl += dur > t->t_child[d] ? dur - t->t_child[d] : 0;
+            if (d)
+                t->t_child[d - 1] += dur;
+        }
+        break;
+    case K_CPUS:
+        a->cpus = (unsigned)r->u[TR_ARG_cpus_allowed];
+        break;
+    case K_PHANTOM: {
+        unsigned n = (unsigned)r->u[TR_ARG_phantom_change_phantoms];
+        if (n && !a->phantoms)
+            a->phantom_since = ts;
+        else if (!n && a->phantoms)
+            a->phantom_ns += ts - a->phantom_since;
+        a->phantoms = n;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
+{
+    struct adv a = { .out = adv, .ix = ix };
+    size_t first = adv->n;
+    a.nthr = log->nstreams + 1;
+    a.thr = tr_xcalloc(a.nthr, sizeof *a.thr);
+    struct tr_merge *m = tr_merge_new(log, false);
+    const struct tr_rec *r;
+    uint64_t t0 = 0, t1 = 0;
+    bool any = false;
+    while (m && (r = tr_merge_next(m))) {
+        if (!any || r->ts < t0)
+            t0 = r->ts;
+        if (r->ts > t1)
+            t1 = r->ts;
+        any = true;
+        record(&a, r);
+    }
+    tr_merge_free(m);
+    while (a.nreg)
+        region_end(&a, &a.reg[0], t1);
+    tr_adv_tasks_finish(&a);
+    tr_adv_sections_finish(&a, first);
+    if (adv->nlogs <= ix) {
+        adv->run_ns = tr_xrealloc(adv->run_ns, ix + 1, sizeof *adv->run_ns);
+        adv->nlogs = ix + 1;
+    }
+    adv->run_ns[ix] = t1 - t0;
+    tr_idmap_free(&a.pending);
+    free(a.thr);
+    free(a.reg);
+    free(a.sites);
+    free(a.task_regions);
+    free(a.work);
+}
+
+static int by_gain(const void *x, const void *y)
+{
+    const struct tr_finding *a = x, *b = y;
+    if (a->gain_ns != b->gain_ns)
+        return a->gain_ns < b->gain_ns ? 1 : -1;
+    return a->cause - b->cause;
+}
+
+void tr_advise_rank(struct tr_advice *adv)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < adv->n; i++)
+        if (adv->v[i].gain_ns)
+            adv->v[k++] = adv->v[i];
+    adv->n = k;
+    if (adv->n)
+        qsort(adv->v, adv->n, sizeof *adv->v, by_gain);
+}
+
+void tr_advice_free(struct tr_advice *adv)
+{
+    free(adv->v);
+    free(adv->run_ns);
+    memset(adv, 0, sizeof *adv);
+}

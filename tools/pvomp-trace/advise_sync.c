@@ -1,0 +1,116 @@
+/* advise: critical sections, locks and tasks (advise.c hands their
+ * records here): waits and held times per lock and region, tasks' exclusive
+ * times per construct, and the gains docs/trace.md gives for `critical`,
+ * `lock` and `task_overhead`. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise_internal.h"
+
+_Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns argument");
+
+uint32_t tr_adv_site_of(struct adv *a, uint64_t fn, uint64_t ra)
+{
+    for (size_t i = a->nsites; i-- > 0;)
+        if (a->sites[i].fn == fn && a->sites[i].ra == ra)
+            return (uint32_t)i;
+    if (a->nsites >= MAX_ADV_SITES)
+        return (uint32_t)(a->nsites - 1);
+    a->sites = tr_xrealloc(a->sites, a->nsites + 1, sizeof *a->sites);
+    a->sites[a->nsites] = (struct site){ .fn = fn, .ra = ra };
+    return (uint32_t)a->nsites++;
+}
+
+/* Critical sections and locks: waits and held times by (lock, region). */
+void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step,
+                    const struct tr_rec *r)
+{
+    uint64_t *wait = c == C_CRITICAL ? &t->crit_wait : &t->lock_wait;
+    uint64_t *start = c == C_CRITICAL ? &t->crit_start : &t->lock_start;
+    unsigned *depth = c == C_CRITICAL ? &t->crit_depth : &t->lock_depth;
+    uint64_t ts = r->ts, lock = r->u[0];
+    if (step == 0) {            /* _enter */
+        *wait = ts;
+        return;
+    }
+    uint64_t ns = step == 3 ? r->u[TR_ARG_critical_held_ns] : 0;
+    uint64_t at = step == 3 ? (ns < ts ? ts - ns : ts) : ts;
+    uint64_t waited = 0;
+    if (step != 2) {            /* acquired (or held: acquired at ts - ns) */
+        if (*wait && at > *wait)
+            waited = at - *wait;
+        *wait = 0;
+        if ((*depth)++ == 0)
+            *start = at;
+        if (step == 1) {
+            struct tr_finding *f = waited ? tr_adv_finding(a, c, t->fn, lock) : NULL;
+            if (f)
+                f->ns += waited;
+            return;
+        }
+    }
+    if (*depth && --*depth == 0) {
+        uint64_t held = ts > *start ? ts - *start : 0;
+        struct tr_finding *f = tr_adv_finding(a, c, t->fn, lock);
+        if (f) {
+            f->ns += waited;
+            f->work_ns += held;
+            f->count++;
+            if (t->nthreads > f->threads)
+                f->threads = t->nthreads;
+        }
+    }
+}
+
+/* task_overhead: a site whose tasks average under SMALL_TASK_NS gets its
+ * share (by task time) of the wall time of the regions its tasks ran in. */
+void tr_adv_tasks_finish(struct adv *a)
+{
+    for (size_t r = 0; r < a->ntask_regions; r++) {
+        uint64_t all = 0;
+        for (size_t i = 0; i < a->nsites; i++)
+            if (a->sites[i].region_fn == a->task_regions[r].fn)
+                all += a->sites[i].excl;
+        for (size_t i = 0; i < a->nsites && all; i++) {
+            struct site *s = &a->sites[i];
+            if (s->region_fn != a->task_regions[r].fn || !s->n || s->excl / s->n >= SMALL_TASK_NS)
+                continue;
+            struct tr_finding *f = tr_adv_finding(a, C_TASK_OVERHEAD, s->region_fn, s->ra ? s->ra : s->fn);
+            if (!f)
+                continue;
+            f->task_site = true;
+            f->gain_ns += (uint64_t)((double)a->task_regions[r].wall * (double)s->excl / (double)all);
+            f->count += s->n;
+            f->work_ns += s->excl;
+            f->body = s->fn;
+        }
+    }
+}
+
+/* Critical sections and locks.  A reduction or atomic instead runs the
+ * held work in parallel and saves each entry's cost (SECTION_ENTRY_NS):
+ * the region then takes its members' work T (their phases less this
+ * wait) over n threads, where the
+ * section held alone took at least H (the held time, serialised), so the
+ * gain is H - T/n when the section is the bottleneck; else the members'
+ * wait for it, W/n.  A bottleneck's imbalance is the section's doing: the
+ * region's imbalance finding is folded into it. */
+void tr_adv_sections_finish(struct adv *a, size_t first)
+{
+    for (size_t i = first; i < a->out->n; i++) {
+        struct tr_finding *f = &a->out->v[i];
+        if (f->cause != C_CRITICAL && f->cause != C_LOCK)
+            continue;
+        uint64_t n = f->threads ? f->threads : 1;
+        uint64_t work = tr_adv_fn_slot(&a->work, &a->nwork, f->fn)->wall;
+        uint64_t t = (work > f->ns ? work - f->ns : 0) / n; /* the wait is no work */
+        uint64_t gain = f->ns / n;
+        if (f->work_ns > t && f->work_ns - t > gain) {
+            gain = f->work_ns - t;
+            for (size_t k = first; k < a->out->n; k++)
+                if (a->out->v[k].cause == C_IMBALANCE && a->out->v[k].fn == f->fn)
+                    a->out->v[k].gain_ns = 0;
+        }
+        f->gain_ns = gain + f->count * SECTION_ENTRY_NS / n;
+    }
+}
