@@ -1,9 +1,10 @@
 /* The default policy's late-waiter rules (late.h).  A waiter spins first, as
  * libgomp's does, because a teammate that really runs is about to arrive.
  * Every 64 spins it reads the clock (vDSO) and asks:
- *  1. (off unless PVOMP_WAIT_ADAPT sets `late`; first, since a waiter that
- *     blocks need not yield) Once the wait is `late` old, every `peek`, and at once after a gap (below): did a
- *     teammate that is not waiting get less than half the wall time on a CPU
+ *  1. (off unless PVOMP_WAIT_ADAPT sets `late`; asked first, since a waiter
+ *     that blocks need not yield) Once the wait is `late` old, every `peek`,
+ *     and at once after a gap (rule 2): did a teammate that is not waiting
+ *     get less than half the wall time on a CPU
  *     since the previous look (its thread CPU clock, one system call each)?
  *     It was preempted on another CPU, or its vCPU was: block, so that this
  *     CPU can take it (an idle CPU pulls a queued task at once) or whoever
@@ -30,7 +31,7 @@
 #include "wait/peers.h"
 
 bool pv_late_on = true;
-static uint64_t gap_ns = 200000;   /* off-CPU gap that counts (rule 1) */
+static uint64_t gap_ns = 200000;   /* off-CPU gap that counts (rule 2; rule 1 looks at once) */
 /* Rule 1 is off by default (late 0): blocking lets the idle CPU pull the
  * stalled teammate, and then the team shares one CPU, a context switch per
  * barrier, until the balancer spreads it again; with barriers every few
@@ -100,7 +101,7 @@ static bool teammate_behind(void)
     return false;
 }
 
-/* Rule 4: compare the working teammates' CPU clocks with the previous look,
+/* Rule 1: compare the working teammates' CPU clocks with the previous look,
  * then take new samples.  True when one got less than half the wall time. */
 static bool teammate_stalled(struct pv_late *l, uint64_t now)
 {

@@ -38,8 +38,8 @@ static inline void pv_late_init(struct pv_late *l)
 enum pv_late_why pv_late_check(struct pv_late *l) PV_HIDDEN;
 
 /* PVOMP_WAIT_ADAPT (1 by default: the rules above, or pvsched's with a
- * tracker; 0: spin the whole spin count, as libgomp does) and its tuning,
- * read once at configuration. */
+ * tracker; 0: neither, spin the whole spin count as libgomp does) and its
+ * tuning, read once at configuration. */
 void pv_late_configure(void) PV_HIDDEN;
 extern bool pv_late_on PV_HIDDEN;
 
