@@ -23,7 +23,6 @@ robust:   a program without -g (the symbol), a truncated log (exit 2, the
           clear output, no crash.
 text:     the text table: a header, the serial case's finding first (phantoms
           aside), its advice under it; --top 1."""
-import argparse
 import json
 import os
 import shutil
@@ -195,13 +194,7 @@ def test_robust():
 
 def main():
     global A, SRC
-    ap = argparse.ArgumentParser()
-    ap.add_argument("test")
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--src", required=True)
-    ap.add_argument("--cc", default="gcc")
-    A = ap.parse_args()
+    A = testrun.program_test_args()
     SRC = os.path.join(A.src, "tests", "trace", "advise", "patho.c")
     testrun.run_test(globals(), A.test, "pvomp-advise")
 

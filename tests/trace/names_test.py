@@ -29,7 +29,6 @@ mpi:      an MPI+OpenMP program under Open MPI (mpirun -np 2): one log per
           rank, one merged summary and one timeline in which each rank's
           region lies between the other rank's first and last records (the
           barriers around the regions order them so)."""
-import argparse
 import os
 import re
 import shutil
@@ -433,13 +432,7 @@ def test_mpi():
 
 def main():
     global A, NAMES
-    ap = argparse.ArgumentParser()
-    ap.add_argument("test")
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--lib", required=True)
-    ap.add_argument("--src", required=True)
-    ap.add_argument("--cc", default="gcc")
-    A = ap.parse_args()
+    A = testrun.program_test_args()
     NAMES = os.path.join(A.src, "tests", "trace", "names")
     testrun.run_test(globals(), A.test, "pvomp-names")
 

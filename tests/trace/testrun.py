@@ -1,5 +1,6 @@
 """Running one test of a tests/trace script: a scratch directory, kept
 (and named) when the test fails, removed when it passes."""
+import argparse
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,19 @@ def marker_line(src, marker):
             if "/* %s */" % marker in line:
                 return n
     fail("no marker %s in %s" % (marker, src))
+
+
+def program_test_args():
+    """The command line of a test that builds programs and reads their logs:
+    the test's name, --bin (pvomp-trace's directory), --lib (pvomp's),
+    --src (the source tree) and --cc (the compiler, gcc by default)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--cc", default="gcc")
+    return ap.parse_args()
 
 
 def run_test(module_globals, name, prefix):
