@@ -19,13 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#else
-#define VALGRIND_DISCARD_TRANSLATIONS(addr, len) ((void)(addr), (void)(len))
-#endif
-
 #include "base/compiler.h"
+#include "base/valgrind.h"
 
 struct pv_ompt_patch {
     unsigned char *site;

@@ -8,12 +8,6 @@
  * Registration is a call of the exported, never-inlined pvomp_phantom_register():
  * the tracker's uprobe on it records the calling thread (the function itself
  * does nothing). */
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#else
-#define RUNNING_ON_VALGRIND 0
-#endif
-
 #include "phantom/phantom.h"
 
 #include <dlfcn.h>
@@ -27,6 +21,7 @@
 
 #include "phantom/connect.h"
 #include "base/compiler.h"
+#include "base/valgrind.h"
 #include "pvomp/phantom.h"
 
 static const uint32_t no_phantoms;
