@@ -105,6 +105,7 @@ void GOMP_taskgroup_end(void);
 /* taskwait.c */
 void GOMP_taskwait(void);
 void GOMP_taskwait_depend(void **depend);
+void GOMP_taskwait_depend_nowait(void **depend);
 
 /* teams.c */
 void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
@@ -125,5 +126,7 @@ void GOMP_error(const char *msg, size_t msglen);
 /* alloc.c */
 void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
 void GOMP_free(void *ptr, uintptr_t allocator);
+void GOMP_add_alloc(void *ptr);
+bool GOMP_is_alloc(void *ptr);
 
 #endif

@@ -31,3 +31,17 @@ PV_EXPORT void GOMP_taskwait_depend(void **depend)
     PV_OMPT_ENTRY();
     pv_taskwait_depend(depend);
 }
+
+static void no_work(void *arg)
+{
+    (void)arg;
+}
+
+/* taskwait depend(...) nowait (OpenMP 5.1; GCC 13's GOMP_5.1.1): the
+ * construct acts as a task with an empty body and these dependences, so
+ * later tasks that depend on the same storage wait for what was before it;
+ * the encountering task does not wait. */
+PV_EXPORT void GOMP_taskwait_depend_nowait(void **depend)
+{
+    GOMP_task(no_work, NULL, NULL, 0, 1, true, PV_GTF_DEPEND, depend, 0, NULL);
+}

@@ -71,6 +71,13 @@ void omp_destroy_allocator(uintptr_t);
 void omp_set_default_allocator(uintptr_t);
 uintptr_t omp_get_default_allocator(void);
 void omp_display_env(int);
+int omp_in_explicit_task(void);
+int omp_get_device_from_uid(const char *);
+const char *omp_get_uid_from_device(int);
+const char *omp_get_interop_str(const void *, int, int *);
+const char *omp_get_interop_name(const void *, int);
+const char *omp_get_interop_type_desc(const void *, int);
+const char *omp_get_interop_rc_desc(const void *, int);
 
 /* lock.c's implementations (local to the library) */
 typedef _Atomic uint32_t pv_lock_word;
@@ -161,6 +168,7 @@ PV_EXPORT int32_t omp_get_dynamic_(void) { return omp_get_dynamic(); }
 PV_EXPORT int32_t omp_get_nested_(void) { return omp_get_nested(); }
 PV_EXPORT int32_t omp_in_parallel_(void) { return omp_in_parallel(); }
 PV_EXPORT int32_t omp_in_final_(void) { return omp_in_final(); }
+PV_EXPORT int32_t omp_in_explicit_task_(void) { return omp_in_explicit_task(); }
 PV_EXPORT int32_t omp_get_max_threads_(void) { return omp_get_max_threads(); }
 PV_EXPORT int32_t omp_get_num_procs_(void) { return omp_get_num_procs(); }
 PV_EXPORT int32_t omp_get_num_threads_(void) { return omp_get_num_threads(); }
@@ -371,3 +379,58 @@ PV_EXPORT intptr_t omp_get_default_allocator_(void) { return (intptr_t)omp_get_d
 
 PV_EXPORT void omp_display_env_(const int32_t *verbose) { omp_display_env(*verbose); }
 PV_EXPORT void omp_display_env_8_(const int64_t *verbose) { omp_display_env(*verbose != 0); }
+
+/* ------------------------------------------- strings returned by pointer */
+/* The routines GCC 14-15 added that return a string (omp_lib declares them
+ * as functions returning a character pointer): the result comes back as a
+ * pointer and a length (0 and NULL for none), and the scalar arguments
+ * arrive by value (omp_lib's VALUE attribute). */
+static void fres(const char **res, size_t *res_len, const char *s)
+{
+    *res = s;
+    *res_len = s ? strlen(s) : 0;
+}
+
+PV_EXPORT void omp_get_interop_str_(const char **res, size_t *res_len, const void *interop,
+                                    int32_t property_id, int32_t *ret_code)
+{
+    fres(res, res_len, omp_get_interop_str(interop, property_id, (int *)ret_code));
+}
+
+PV_EXPORT void omp_get_interop_name_(const char **res, size_t *res_len, const void *interop,
+                                     int32_t property_id)
+{
+    fres(res, res_len, omp_get_interop_name(interop, property_id));
+}
+
+PV_EXPORT void omp_get_interop_type_desc_(const char **res, size_t *res_len,
+                                          const void *interop, int32_t property_id)
+{
+    fres(res, res_len, omp_get_interop_type_desc(interop, property_id));
+}
+
+PV_EXPORT void omp_get_interop_rc_desc_(const char **res, size_t *res_len, const void *interop,
+                                        int32_t ret_code)
+{
+    fres(res, res_len, omp_get_interop_rc_desc(interop, ret_code));
+}
+
+PV_EXPORT void omp_get_uid_from_device_(const char **res, size_t *res_len, int32_t device_num)
+{
+    fres(res, res_len, omp_get_uid_from_device(device_num));
+}
+
+PV_EXPORT void omp_get_uid_from_device_8_(const char **res, size_t *res_len, int64_t device_num)
+{
+    fres(res, res_len, omp_get_uid_from_device(to_int(device_num)));
+}
+
+/* The uid as given, its length the Fortran string's (trailing blanks are
+ * part of it, as libgomp compares it). */
+PV_EXPORT int32_t omp_get_device_from_uid_(const char *uid, size_t uid_len)
+{
+    char *c = cstr(uid, uid_len);
+    int r = omp_get_device_from_uid(c ? c : "");
+    free(c);
+    return r;
+}

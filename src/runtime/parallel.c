@@ -75,3 +75,12 @@ PV_EXPORT int omp_in_final(void)
     struct pv_task *t = pv_thr.task;
     return t && t->final;
 }
+
+/* OpenMP 5.2 (GCC 13's OMP_5.2): whether the encountering task is an
+ * explicit task (an included or undeferred one too).  Implicit tasks, the
+ * initial tasks included, are the zeroed ones at depth 0. */
+PV_EXPORT int omp_in_explicit_task(void)
+{
+    struct pv_task *t = pv_thr.task;
+    return t && t->depth > 0;
+}

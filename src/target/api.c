@@ -13,8 +13,7 @@
 #include "target/mapint.h"
 #include "trace/trace.h"
 
-/* -1: invalid, 0: the initial device, 1: device *d. */
-static int which(int num, struct pv_device **d)
+int pv_target_which(int num, struct pv_device **d)
 {
     if (num == pv_target_num_devices())
         return 0;
@@ -25,7 +24,7 @@ static int which(int num, struct pv_device **d)
 PV_EXPORT void *omp_target_alloc(size_t size, int device_num)
 {
     struct pv_device *d = NULL;
-    int w = which(device_num, &d);
+    int w = pv_target_which(device_num, &d);
     if (w < 0)
         return NULL;
     if (w == 1)
@@ -43,7 +42,7 @@ PV_EXPORT void *omp_target_alloc(size_t size, int device_num)
 PV_EXPORT void omp_target_free(void *device_ptr, int device_num)
 {
     struct pv_device *d = NULL;
-    if (!device_ptr || which(device_num, &d) < 0)
+    if (!device_ptr || pv_target_which(device_num, &d) < 0)
         return;
     if (d)
         trace_target_data(PVTRACE_TARGET_KIND_FREE, d->num, 0);   /* (the size is not known) */
@@ -61,7 +60,7 @@ PV_EXPORT void omp_target_free(void *device_ptr, int device_num)
 PV_EXPORT int omp_target_is_present(const void *ptr, int device_num)
 {
     struct pv_device *d = NULL;
-    int w = which(device_num, &d);
+    int w = pv_target_which(device_num, &d);
     if (!ptr || w == 0)
         return 1;
     if (w < 0)
@@ -79,7 +78,7 @@ PV_EXPORT int omp_target_memcpy(void *dst, const void *src, size_t length, size_
                                 size_t src_offset, int dst_device_num, int src_device_num)
 {
     struct pv_device *dd = NULL, *sd = NULL;
-    if (which(dst_device_num, &dd) < 0 || which(src_device_num, &sd) < 0)
+    if (pv_target_which(dst_device_num, &dd) < 0 || pv_target_which(src_device_num, &sd) < 0)
         return EINVAL;
     if (!length)
         return 0;
@@ -133,7 +132,7 @@ PV_EXPORT int omp_target_memcpy_rect(void *dst, const void *src, size_t element_
     if (!dst && !src)
         return INT_MAX;   /* the number of dimensions supported */
     struct pv_device *dd = NULL, *sd = NULL;
-    if (which(dst_device_num, &dd) < 0 || which(src_device_num, &sd) < 0)
+    if (pv_target_which(dst_device_num, &dd) < 0 || pv_target_which(src_device_num, &sd) < 0)
         return EINVAL;
     if (!dst || !src || num_dims < 1 || !volume || !dst_offsets || !src_offsets ||
         !dst_dimensions || !src_dimensions)
@@ -148,7 +147,7 @@ PV_EXPORT int omp_target_associate_ptr(const void *host_ptr, const void *device_
     struct pv_device *d = NULL;
     /* A device sharing the host's memory has nothing to associate (EINVAL,
      * as libgomp answers for its shared-memory devices). */
-    if (which(device_num, &d) != 1 || !host_ptr || d->shared)
+    if (pv_target_which(device_num, &d) != 1 || !host_ptr || d->shared)
         return EINVAL;
     uintptr_t s = (uintptr_t)host_ptr, e = s + size;
     uintptr_t dev = (uintptr_t)device_ptr + device_offset;
@@ -180,7 +179,7 @@ PV_EXPORT int omp_target_associate_ptr(const void *host_ptr, const void *device_
 PV_EXPORT int omp_target_disassociate_ptr(const void *ptr, int device_num)
 {
     struct pv_device *d = NULL;
-    if (which(device_num, &d) != 1 || !ptr)
+    if (pv_target_which(device_num, &d) != 1 || !ptr)
         return EINVAL;
     uintptr_t s = (uintptr_t)ptr;
     int ret = EINVAL;

@@ -21,11 +21,6 @@
 #include "target/target.h"
 #include "trace/trace.h"
 
-PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                         long arg_size, long arg_align, bool if_clause, unsigned flags,
-                         void **depend, int priority, void *detach);
-
-#define GTF_DEPEND (1u << 3)   /* GOMP_TASK_FLAG_DEPEND */
 #define K_FIRSTPRIVATE 0x0c
 
 struct targs {
@@ -193,7 +188,7 @@ static void ttask_run(void *arg)
  * dependences) without. */
 static void ttask_spawn(struct ttask *t, void **depend)
 {
-    GOMP_task(ttask_run, &t, NULL, sizeof t, sizeof t, t->nowait, depend ? GTF_DEPEND : 0,
+    GOMP_task(ttask_run, &t, NULL, sizeof t, sizeof t, t->nowait, depend ? PV_GTF_TASK_DEPEND : 0,
               depend, 0, NULL);
 }
 

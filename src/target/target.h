@@ -19,6 +19,10 @@
  *   data.c     target data / enter / exit / update constructs
  *   league.c   device threads, teams on them, GOMP_teams4's device side
  *   api.c      the omp_target_* and device routines
+ *   api_async.c  omp_target_memcpy(_rect)_async, omp_target_memset(_async)
+ *   api_query.c  omp_get_mapped_ptr, omp_target_is_accessible, device uids,
+ *              GOMP_target_map_indirect_ptr
+ *   interop.c  the interop construct and routines (no foreign runtime)
  *   events.c   OMPT target callbacks, ids, and device trace records */
 #ifndef PV_TARGET_TARGET_H
 #define PV_TARGET_TARGET_H
@@ -106,6 +110,9 @@ void pv_target_declare_vars(struct pv_device *d);
 struct pv_device *pv_target_resolve(int device_id);
 /* The device `num` for the memory routines (no fallback, no fatal). */
 struct pv_device *pv_target_device(int num);
+/* A device number of the device routines (api.c): -1 invalid, 0 the
+ * initial device, 1 device *d. */
+int pv_target_which(int num, struct pv_device **d);
 
 /* ------------------------------------------------------------ flight log */
 /* `kind` of the trace events target_begin/end/data is enum
@@ -185,6 +192,14 @@ void pv_league_end_threads(void);
 /* GOMP_teams4 on a device thread: true when handled (result in *ret). */
 bool pv_target_teams4(unsigned low, unsigned high, unsigned thread_limit, bool first,
                       bool *ret);
+
+/* libgomp's GOMP_task (src/gomp/task.c, above this module: reached through
+ * the exported symbol), which makes the deferred constructs and the
+ * asynchronous device routines tasks. */
+void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+               long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+               void *detach);
+enum { PV_GTF_TASK_DEPEND = 1u << 3 };   /* GOMP_TASK_FLAG_DEPEND */
 
 /* Deferred constructs (target tasks, kernel.c).  op: */
 enum { PV_TT_TARGET = 0, PV_TT_UPDATE = 1, PV_TT_ENTER = 2, PV_TT_EXIT = 3 };

@@ -2,12 +2,15 @@
 """ABI checks of pvomp's libgomp.so.1, with the binutils and the dynamic
 loader as witnesses.
 
-  abi_check.py versions PVOMP_LIB [SYSTEM_LIBGOMP]
+  abi_check.py versions [--added LIST] PVOMP_LIB [SYSTEM_LIBGOMP]
       readelf: the soname is libgomp.so.1; the version nodes GOMP_1.0 ..
       GOMP_5.1 and OMP_1.0 .. OMP_5.1 are defined with libgomp 12's parents;
-      and, when the system libgomp.so.1 is given, every symbol it exports in
-      those nodes is exported by pvomp with the same version, default
-      (@@) or not (@) alike.
+      with LIST (src/runtime/abi/libgomp16_added.txt, "NODE PARENT symbol"
+      per line: what GCC 13-16's libgomp.map adds), every node of it is
+      defined with its parent and every symbol of it exported default-
+      versioned (@@) in its node; and, when the system libgomp.so.1 is
+      given, every symbol it exports in those nodes is exported by pvomp
+      with the same version, default (@@) or not (@) alike.
 
   abi_check.py bindings PVOMP_LIB PROGRAM [ARGS...]
       runs PROGRAM with LD_DEBUG=bindings and LD_LIBRARY_PATH=dir(PVOMP_LIB):
@@ -75,6 +78,39 @@ def dyn_symbols(lib):
         if m:
             syms[(m.group(1), m.group(3))] = m.group(2) == "@@"
     return syms
+
+
+def read_added(path):
+    """{node: parent} and [(symbol, node)] of the GCC 13+ list."""
+    parents, syms = {}, []
+    with open(path) as f:
+        for line in f:
+            f_ = line.split("#", 1)[0].split()
+            if len(f_) == 3:
+                parents[f_[0]] = f_[1]
+                syms.append((f_[2], f_[0]))
+    return parents, syms
+
+
+def check_added(lib, path):
+    parents, syms = read_added(path)
+    if not parents:
+        fail("%s lists no nodes" % path)
+    defs, ours = version_defs(lib), dyn_symbols(lib)
+    for node, parent in sorted(parents.items()):
+        if node not in defs:
+            fail("GCC 13+ version node %s is not defined" % node)
+        elif defs[node] != parent:
+            fail("GCC 13+ version node %s has parent %s, expected %s" % (node, defs[node], parent))
+    missing = 0
+    for name, node in syms:
+        if ours.get((name, node)) is not True:
+            missing += 1
+            fail("%s@@%s is not exported (%s)" %
+                 (name, node, "not default" if (name, node) in ours else "missing"))
+    print("%d of %d GCC 13+ version nodes present with their parents; %d of %d symbols "
+          "exported as NAME@@NODE" % (sum(defs.get(n) == p for n, p in parents.items()),
+                                      len(parents), len(syms) - missing, len(syms)))
 
 
 def check_versions(lib, system):
@@ -151,7 +187,11 @@ def check_bindings(lib, prog_args):
 
 def main(argv):
     if len(argv) >= 3 and argv[1] == "versions":
-        check_versions(argv[2], argv[3] if len(argv) > 3 else None)
+        args = argv[2:]
+        if len(args) >= 3 and args[0] == "--added":
+            check_added(args[2], args[1])
+            args = args[2:]
+        check_versions(args[0], args[1] if len(args) > 1 else None)
     elif len(argv) >= 4 and argv[1] == "bindings":
         check_bindings(argv[2], argv[3:])
     else:

@@ -2,7 +2,9 @@
 """Generate the linker version script and the 'not supported yet' stubs.
 
 Input: libgomp12.abi ("NODE symbol [compat]" per line, read off GCC 12's
-libgomp.so.1) and pvomp.abi (pvomp's own exports).  Output:
+libgomp.so.1) and pvomp.abi (pvomp's own exports); with --added LIST, the
+nodes GCC 13-16 added ("NODE PARENT symbol" per line, libgomp16_added.txt),
+whose parents must be the ones the version script gives them.  Output:
   libgomp.map  - every node with its parent, default-versioned symbols listed;
   abi_stubs.c  - a weak definition of every default-versioned ABI symbol that
                  aborts with "pvomp: <name> is not supported yet".  A real,
@@ -101,8 +103,29 @@ def write_link_stub(out_c, out_map, nodes):
             m.write("};\n\n")
 
 
-def main(abi, own, out_map, out_stubs, kmpc=None, link_c=None, link_map=None):
+def read_added(path):
+    """Rows of the GCC 13+ list, and {node: parent} as libgomp.map has it."""
+    rows, parents = [], {}
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].split()
+            if not line:
+                continue
+            if len(line) != 3:
+                sys.exit("%s: expected NODE PARENT symbol: %r" % (path, " ".join(line)))
+            node, parent, sym = line
+            if parents.setdefault(node, parent) != parent:
+                sys.exit("%s: node %s has two parents" % (path, node))
+            rows.append((node, sym, False))
+    return rows, parents
+
+
+def main(abi, own, out_map, out_stubs, kmpc=None, link_c=None, link_map=None, added=None):
     rows = read_abi(abi)
+    added_parents = {}
+    if added:
+        added_rows, added_parents = read_added(added)
+        rows = rows + added_rows
     own_rows = read_abi(own)
     kmpc_rows = read_abi(kmpc) if kmpc else []
     aliases = []
@@ -135,6 +158,9 @@ def main(abi, own, out_map, out_stubs, kmpc=None, link_c=None, link_map=None):
                 if first:
                     m.write("  local:\n    *;\n")
                     first = False
+                if node in added_parents and added_parents[node] != parent:
+                    sys.exit("node %s: parent %s in the list, %s in the version script" %
+                             (node, added_parents[node], parent))
                 m.write("}%s;\n\n" % ((" " + parent) if parent else ""))
                 parent = node
     with open(out_stubs, "w") as c:
@@ -161,12 +187,16 @@ def main(abi, own, out_map, out_stubs, kmpc=None, link_c=None, link_map=None):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5:
-        main(*sys.argv[1:])
-    elif len(sys.argv) == 6:
-        main(sys.argv[1], sys.argv[2], sys.argv[4], sys.argv[5], kmpc=sys.argv[3])
-    elif len(sys.argv) == 8:
-        main(sys.argv[1], sys.argv[2], sys.argv[4], sys.argv[5], kmpc=sys.argv[3],
-             link_c=sys.argv[6], link_map=sys.argv[7])
+    args, added = sys.argv[1:], None
+    if len(args) >= 2 and args[0] == "--added":
+        added, args = args[1], args[2:]
+    if len(args) == 4:
+        main(*args, added=added)
+    elif len(args) == 5:
+        main(args[0], args[1], args[3], args[4], kmpc=args[2], added=added)
+    elif len(args) == 7:
+        main(args[0], args[1], args[3], args[4], kmpc=args[2], link_c=args[5],
+             link_map=args[6], added=added)
     else:
-        sys.exit("usage: gen_abi.py ABI OWN_ABI [KMPC_ABI] OUT_MAP OUT_STUBS [LINK_C LINK_MAP]")
+        sys.exit("usage: gen_abi.py [--added LIST] ABI OWN_ABI [KMPC_ABI] OUT_MAP OUT_STUBS "
+                 "[LINK_C LINK_MAP]")

@@ -1,0 +1,375 @@
+/* The entry points GCC 13-16 added to libgomp's ABI (issue 29;
+ * src/runtime/abi/libgomp16_added.txt), each called through its versioned
+ * symbol as a program built by GCC 13+ references it.  gcc 12 cannot emit
+ * these references, so .symver binds each one by hand; the program is
+ * linked against pvomp's libgomp.so (the only one that defines them).
+ *
+ *   abi_gcc16 tasks              omp_in_explicit_task, taskwait depend
+ *                                nowait, GOMP_add_alloc / GOMP_is_alloc
+ *   abi_gcc16 device shared|separate
+ *                                the device routines, on device 0 in the
+ *                                mode PVOMP_DEVICE_MEMORY gives it
+ *   abi_gcc16 all MODE           both (the ABI bindings check runs this) */
+#define _GNU_SOURCE
+#include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pvomp_check.h"
+
+/* A reference to NAME@VER, called as NAME_v. */
+#define VREF(ret, name, ver, params) \
+    ret name##_v params;             \
+    __asm__(".symver " #name "_v, " #name "@" ver)
+
+VREF(int, omp_in_explicit_task, "OMP_5.2", (void));
+VREF(int, omp_in_explicit_task_, "OMP_5.2", (void));
+VREF(void, GOMP_taskwait_depend_nowait, "GOMP_5.1.1", (void **depend));
+VREF(void, GOMP_add_alloc, "GOMP_5.1.2", (void *ptr));
+VREF(bool, GOMP_is_alloc, "GOMP_5.1.2", (void *ptr));
+VREF(void *, GOMP_target_map_indirect_ptr, "GOMP_5.1.2", (void *ptr));
+VREF(void *, omp_get_mapped_ptr, "OMP_5.1.1", (const void *ptr, int dev));
+VREF(int, omp_target_is_accessible, "OMP_5.1.1", (const void *ptr, size_t size, int dev));
+VREF(int, omp_target_memcpy_async, "OMP_5.1.1",
+     (void *dst, const void *src, size_t len, size_t doff, size_t soff, int ddev, int sdev,
+      int ndeps, omp_depend_t *deps));
+VREF(int, omp_target_memcpy_rect_async, "OMP_5.1.1",
+     (void *dst, const void *src, size_t elem, int dims, const size_t *volume,
+      const size_t *doffs, const size_t *soffs, const size_t *ddims, const size_t *sdims,
+      int ddev, int sdev, int ndeps, omp_depend_t *deps));
+VREF(void *, omp_target_memset, "GOMP_6.0.1", (void *ptr, int val, size_t n, int dev));
+VREF(void *, omp_target_memset_async, "GOMP_6.0.1",
+     (void *ptr, int val, size_t n, int dev, int ndeps, omp_depend_t *deps));
+VREF(const char *, omp_get_uid_from_device, "GOMP_6.0", (int dev));
+VREF(int, omp_get_device_from_uid, "GOMP_6.0", (const char *uid));
+VREF(void, omp_get_uid_from_device_, "GOMP_6.0", (const char **res, size_t *len, int32_t dev));
+VREF(void, omp_get_uid_from_device_8_, "GOMP_6.0",
+     (const char **res, size_t *len, int64_t dev));
+VREF(int32_t, omp_get_device_from_uid_, "GOMP_6.0", (const char *uid, size_t len));
+VREF(void, GOMP_interop, "GOMP_5.1.3",
+     (int dev, int n_init, void ***init, const int *targetsync, const char **prefer, int n_use,
+      void **use, int n_destroy, void ***destroy, unsigned flags, void **depend));
+VREF(int, omp_get_num_interop_properties, "GOMP_5.1.3", (const void *interop));
+VREF(intptr_t, omp_get_interop_int, "GOMP_5.1.3", (const void *interop, int prop, int *rc));
+VREF(void *, omp_get_interop_ptr, "GOMP_5.1.3", (const void *interop, int prop, int *rc));
+VREF(const char *, omp_get_interop_str, "GOMP_5.1.3", (const void *interop, int prop, int *rc));
+VREF(const char *, omp_get_interop_name, "GOMP_5.1.3", (const void *interop, int prop));
+VREF(const char *, omp_get_interop_type_desc, "GOMP_5.1.3", (const void *interop, int prop));
+VREF(const char *, omp_get_interop_rc_desc, "GOMP_5.1.3", (const void *interop, int rc));
+VREF(void, omp_get_interop_name_, "GOMP_5.1.3",
+     (const char **res, size_t *len, const void *interop, int32_t prop));
+VREF(void, omp_get_interop_str_, "GOMP_5.1.3",
+     (const char **res, size_t *len, const void *interop, int32_t prop, int32_t *rc));
+VREF(void, omp_get_interop_type_desc_, "GOMP_5.1.3",
+     (const char **res, size_t *len, const void *interop, int32_t prop));
+VREF(void, omp_get_interop_rc_desc_, "GOMP_5.1.3",
+     (const char **res, size_t *len, const void *interop, int32_t rc));
+
+/* ----------------------------------------------------------------- tasks */
+
+static void test_in_explicit_task(void)
+{
+    CHECK(omp_in_explicit_task_v() == 0);   /* the initial task */
+    int in_implicit = -1, in_task = -1, in_undeferred = -1, in_nested = -1, f_task = -1;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+        in_implicit = omp_in_explicit_task_v();
+#pragma omp task
+        {
+            in_task = omp_in_explicit_task_v();
+            f_task = omp_in_explicit_task__v();
+#pragma omp task
+            in_nested = omp_in_explicit_task_v();
+        }
+#pragma omp task if (0)
+        in_undeferred = omp_in_explicit_task_v();
+    }
+    CHECK(in_implicit == 0);
+    CHECK(in_task == 1 && f_task == 1);
+    CHECK(in_nested == 1);
+    CHECK(in_undeferred == 1);
+    CHECK(omp_in_explicit_task__v() == 0);
+}
+
+/* taskwait depend(out: y) depend(in: x) nowait: the later reader of y runs
+ * after the writer of x, and the encountering thread does not wait (the
+ * writer holds until it has gone on: a waiting call would hang here). */
+static void test_taskwait_nowait(void)
+{
+    int x = 0, y = 0, seen = -1;
+    atomic_int released = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+#pragma omp task depend(out : x) shared(x, released)
+        {
+            while (!atomic_load(&released))
+                sched_yield();
+            usleep(20000);
+            x = 1;
+        }
+        void *depend[4] = {(void *)2, (void *)1, &y, &x};   /* n, n_out, out: y, in: x */
+        GOMP_taskwait_depend_nowait_v(depend);
+        atomic_store(&released, 1);
+#pragma omp task depend(in : y) shared(x, seen)
+        seen = x;
+#pragma omp taskwait
+    }
+    CHECK(seen == 1);
+}
+
+static void test_alloc_registry(void)
+{
+    enum { N = 3000 };
+    static char blocks[N];
+    CHECK(!GOMP_is_alloc_v(&blocks[0]));
+    GOMP_add_alloc_v(NULL);   /* nothing */
+    CHECK(!GOMP_is_alloc_v(NULL));
+#pragma omp parallel for num_threads(2)
+    for (int i = 0; i < N; i++)
+        GOMP_add_alloc_v(&blocks[i]);
+    int found = 0, again = 0;
+#pragma omp parallel for num_threads(2) reduction(+ : found)
+    for (int i = 0; i < N; i += 2)
+        found += GOMP_is_alloc_v(&blocks[i]);
+    for (int i = 0; i < N; i++)   /* the even ones are forgotten, the odd ones kept */
+        again += GOMP_is_alloc_v(&blocks[i]);
+    CHECK(found == N / 2);
+    CHECK(again == N / 2);
+    CHECK(!GOMP_is_alloc_v(&blocks[1]));
+}
+
+/* ---------------------------------------------------------------- device */
+
+static bool separate;
+
+static void test_memset(int dev, int host)
+{
+    unsigned char buf[64];
+    unsigned char *p = omp_target_alloc(sizeof buf, dev);
+    CHECK(p != NULL);
+    CHECK(omp_target_memset_v(p, 0x5a, sizeof buf, dev) == p);
+    memset(buf, 0, sizeof buf);
+    CHECK(omp_target_memcpy(buf, p, sizeof buf, 0, 0, host, dev) == 0);
+    for (size_t i = 0; i < sizeof buf; i++)
+        CHECK(buf[i] == 0x5a);
+    omp_target_free(p, dev);
+
+    /* A mapped array: the fill reaches the host copy only through an update
+     * when device 0 has its own memory. */
+    int arr[16];
+    for (int i = 0; i < 16; i++)
+        arr[i] = i + 1;
+#pragma omp target enter data map(to : arr)
+    int *d = omp_get_mapped_ptr_v(arr, dev);
+    CHECK(d != NULL);
+    CHECK(separate ? d != arr : d == arr);
+    CHECK(omp_get_mapped_ptr_v(&arr[5], dev) == d + 5);
+    omp_depend_t obj;
+#pragma omp depobj(obj) depend(inout : arr)
+    CHECK(omp_target_memset_async_v(d, 0, 8 * sizeof(int), dev, 1, &obj) == d);
+#pragma omp taskwait
+    CHECK(arr[0] == (separate ? 1 : 0));
+#pragma omp target update from(arr)
+    for (int i = 0; i < 16; i++)
+        CHECK(arr[i] == (i < 8 ? 0 : i + 1));
+#pragma omp target exit data map(delete : arr)
+#pragma omp depobj(obj) destroy
+    CHECK(omp_get_mapped_ptr_v(arr, dev) == NULL);
+    /* The host fill, and an invalid device (nothing is written). */
+    CHECK(omp_target_memset_v(buf, 7, 4, host) == buf && buf[3] == 7 && buf[4] == 0x5a);
+    CHECK(omp_target_memset_v(buf, 9, 4, 42) == buf && buf[0] == 7);
+}
+
+static void test_queries(int dev, int host)
+{
+    int v = 0;
+    CHECK(omp_get_mapped_ptr_v(&v, dev) == NULL);   /* not mapped */
+    CHECK(omp_get_mapped_ptr_v(&v, host) == &v);
+    CHECK(omp_get_mapped_ptr_v(&v, -1) == &v);      /* omp_initial_device */
+    CHECK(omp_get_mapped_ptr_v(NULL, dev) == NULL);
+    CHECK(omp_get_mapped_ptr_v(&v, 42) == NULL);
+    CHECK(omp_target_is_accessible_v(&v, sizeof v, host) == 1);
+    CHECK(omp_target_is_accessible_v(&v, sizeof v, dev) == (separate ? 0 : 1));
+    CHECK(omp_target_is_accessible_v(NULL, 4, host) == 0);
+    CHECK(omp_target_is_accessible_v(&v, 0, host) == 0);
+    CHECK(omp_target_is_accessible_v(&v, sizeof v, 42) == 0);
+
+    CHECK(strcmp(omp_get_uid_from_device_v(host), "OMP_INITIAL_DEVICE") == 0);
+    CHECK(strcmp(omp_get_uid_from_device_v(-1), "OMP_INITIAL_DEVICE") == 0);
+    CHECK(strcmp(omp_get_uid_from_device_v(dev), "OMP_DEV_0") == 0);
+    CHECK(omp_get_uid_from_device_v(42) == NULL);
+    CHECK(omp_get_device_from_uid_v("OMP_DEV_0") == dev);
+    CHECK(omp_get_device_from_uid_v("OMP_INITIAL_DEVICE") == -1);
+    CHECK(omp_get_device_from_uid_v("OMP_DEV_7") == -4);   /* omp_invalid_device */
+    CHECK(omp_get_device_from_uid_v(NULL) == -4);
+    const char *s = NULL;
+    size_t n = 99;
+    omp_get_uid_from_device__v(&s, &n, dev);
+    CHECK(s && n == 9 && memcmp(s, "OMP_DEV_0", 9) == 0);
+    omp_get_uid_from_device_8__v(&s, &n, (int64_t)1 << 40);
+    CHECK(s == NULL && n == 0);
+    CHECK(omp_get_device_from_uid__v("OMP_DEV_0xx", 9) == dev);   /* its length is the string's */
+    CHECK(omp_get_device_from_uid__v("OMP_INITIAL_DEVICE", 18) == -1);
+
+    void (*fn)(int, int) = test_queries;
+    CHECK(GOMP_target_map_indirect_ptr_v((void *)fn) == (void *)fn);
+}
+
+/* omp_target_memcpy_async: the copy waits for the task that writes the
+ * source, and the task that reads the destination waits for the copy. */
+static void test_memcpy_async(int dev, int host)
+{
+    enum { N = 256 };
+    static int src[N], back[N];
+    int *dbuf = omp_target_alloc(N * sizeof(int), dev);
+    CHECK(dbuf != NULL);
+    omp_depend_t obj;
+#pragma omp depobj(obj) depend(inout : src)
+    int rc = -1, ok = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+#pragma omp task depend(out : src)
+        {
+            usleep(20000);
+            for (int i = 0; i < N; i++)
+                src[i] = 3 * i + 1;
+        }
+        rc = omp_target_memcpy_async_v(dbuf, src, N * sizeof(int), 0, 0, dev, host, 1, &obj);
+#pragma omp task depend(in : src) shared(ok)
+        {
+            CHECK(omp_target_memcpy(back, dbuf, N * sizeof(int), 0, 0, host, dev) == 0);
+            ok = 1;
+            for (int i = 0; i < N; i++)
+                ok &= back[i] == 3 * i + 1;
+        }
+    }
+    CHECK(rc == 0);
+    CHECK(ok == 1);
+    CHECK(omp_target_memcpy_async_v(dbuf, src, 4, 0, 0, 42, host, 0, NULL) != 0);   /* EINVAL */
+    CHECK(omp_target_memcpy_async_v(dbuf, NULL, 4, 0, 0, dev, host, 0, NULL) != 0);
+#pragma omp depobj(obj) destroy
+    omp_target_free(dbuf, dev);
+}
+
+/* A 3 x 4 block of a 5 x 6 host matrix to (1, 2) of a 4 x 8 device matrix;
+ * the arrays describing it are overwritten right after the call. */
+static void test_rect_async(int dev, int host)
+{
+    int m[5][6], d_back[4][8];
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 6; j++)
+            m[i][j] = 10 * i + j;
+    int *d = omp_target_alloc(sizeof d_back, dev);
+    CHECK(d != NULL);
+    CHECK(omp_target_memset_v(d, 0, sizeof d_back, dev) == d);
+    size_t volume[2] = {3, 4}, doff[2] = {1, 2}, soff[2] = {2, 1}, ddim[2] = {4, 8},
+           sdim[2] = {5, 6};
+    omp_depend_t obj;
+#pragma omp depobj(obj) depend(inout : m)
+    CHECK(omp_target_memcpy_rect_async_v(d, m, sizeof(int), 2, volume, doff, soff, ddim, sdim,
+                                         dev, host, 1, &obj) == 0);
+    volume[0] = volume[1] = doff[0] = soff[0] = 0;
+#pragma omp taskwait
+    CHECK(omp_target_memcpy(d_back, d, sizeof d_back, 0, 0, host, dev) == 0);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 8; j++) {
+            bool in = i >= 1 && i < 4 && j >= 2 && j < 6;
+            CHECK(d_back[i][j] == (in ? 10 * (i + 1) + (j - 1) : 0));
+        }
+    CHECK(omp_target_memcpy_rect_async_v(NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, dev,
+                                         host, 0, NULL) > 0);   /* dimensions supported */
+#pragma omp depobj(obj) destroy
+    omp_target_free(d, dev);
+}
+
+static void test_interop(void)
+{
+    void *obj = (void *)&obj, *none = NULL;
+    void **init[1] = {&obj};
+    int targetsync[1] = {1};
+    int x = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+#pragma omp task depend(out : x) shared(x)
+        {
+            usleep(20000);
+            x = 1;
+        }
+        void *depend[3] = {(void *)1, (void *)1, &x};   /* depend(inout: x) */
+        GOMP_interop_v(0, 1, init, targetsync, NULL, 1, &none, 0, NULL, 0, depend);
+        CHECK(x == 1);   /* it waited for the writer of x */
+    }
+    CHECK(obj == NULL);   /* no foreign runtime: omp_interop_none */
+    void **destroy[1] = {&obj};
+    GOMP_interop_v(0, 0, NULL, NULL, NULL, 0, NULL, 1, destroy, 0, NULL);
+    CHECK(obj == NULL);
+
+    int rc = 99;
+    CHECK(omp_get_num_interop_properties_v(NULL) == 0);
+    CHECK(omp_get_interop_int_v(NULL, -1, &rc) == 0 && rc == -1);   /* fr_id: omp_irc_empty */
+    CHECK(omp_get_interop_ptr_v(NULL, -7, &rc) == NULL && rc == -1);
+    CHECK(omp_get_interop_str_v(NULL, -10, &rc) == NULL && rc == -2);   /* out of range */
+    CHECK(omp_get_interop_int_v(NULL, 0, NULL) == 0);
+    CHECK(strcmp(omp_get_interop_name_v(NULL, -5), "device_num") == 0);
+    CHECK(strcmp(omp_get_interop_name_v(NULL, -9), "targetsync") == 0);
+    CHECK(omp_get_interop_name_v(NULL, 0) == NULL);
+    CHECK(omp_get_interop_type_desc_v(NULL, -1) == NULL);
+    CHECK(omp_get_interop_rc_desc_v(NULL, -1) != NULL);
+    CHECK(omp_get_interop_rc_desc_v(NULL, -6) == NULL);   /* omp_irc_other */
+    const char *s = NULL;
+    size_t n = 99;
+    int32_t frc = 0;
+    omp_get_interop_name__v(&s, &n, NULL, -1);
+    CHECK(n == 5 && memcmp(s, "fr_id", 5) == 0);
+    omp_get_interop_str__v(&s, &n, NULL, -2, &frc);
+    CHECK(s == NULL && n == 0 && frc == -1);
+    omp_get_interop_type_desc__v(&s, &n, NULL, -1);
+    CHECK(s == NULL && n == 0);
+    omp_get_interop_rc_desc__v(&s, &n, NULL, 0);
+    CHECK(s && n == strlen(s) && n > 0);
+}
+
+static void run_tasks(void)
+{
+    test_in_explicit_task();
+    test_taskwait_nowait();
+    test_alloc_registry();
+}
+
+static void run_device(const char *mode)
+{
+    separate = strcmp(mode, "separate") == 0;
+    CHECK(omp_get_num_devices() == 1);
+    int dev = 0, host = omp_get_initial_device();
+    test_memset(dev, host);
+    test_queries(dev, host);
+    test_memcpy_async(dev, host);
+    test_rect_async(dev, host);
+    test_interop();
+}
+
+int main(int argc, char **argv)
+{
+    const char *part = argc > 1 ? argv[1] : "";
+    if (strcmp(part, "tasks") == 0)
+        run_tasks();
+    else if ((strcmp(part, "device") == 0 || strcmp(part, "all") == 0) && argc > 2) {
+        if (strcmp(part, "all") == 0)
+            run_tasks();
+        run_device(argv[2]);
+    } else {
+        fprintf(stderr, "usage: abi_gcc16 tasks | device MODE | all MODE\n");
+        return 2;
+    }
+    printf("abi_gcc16 %s: ok\n", part);
+    return 0;
+}
