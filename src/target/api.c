@@ -122,12 +122,10 @@ static int copy_rect(char *dst, const char *src, size_t elem, int dims, const si
     return 0;
 }
 
-PV_EXPORT int omp_target_memcpy_rect(void *dst, const void *src, size_t element_size,
-                                     int num_dims, const size_t *volume,
-                                     const size_t *dst_offsets, const size_t *src_offsets,
-                                     const size_t *dst_dimensions,
-                                     const size_t *src_dimensions, int dst_device_num,
-                                     int src_device_num)
+int pv_target_rect_check(const void *dst, const void *src, int num_dims, const size_t *volume,
+                         const size_t *dst_offsets, const size_t *src_offsets,
+                         const size_t *dst_dimensions, const size_t *src_dimensions,
+                         int dst_device_num, int src_device_num)
 {
     if (!dst && !src)
         return INT_MAX;   /* the number of dimensions supported */
@@ -137,6 +135,21 @@ PV_EXPORT int omp_target_memcpy_rect(void *dst, const void *src, size_t element_
     if (!dst || !src || num_dims < 1 || !volume || !dst_offsets || !src_offsets ||
         !dst_dimensions || !src_dimensions)
         return EINVAL;
+    return 0;
+}
+
+PV_EXPORT int omp_target_memcpy_rect(void *dst, const void *src, size_t element_size,
+                                     int num_dims, const size_t *volume,
+                                     const size_t *dst_offsets, const size_t *src_offsets,
+                                     const size_t *dst_dimensions,
+                                     const size_t *src_dimensions, int dst_device_num,
+                                     int src_device_num)
+{
+    int r = pv_target_rect_check(dst, src, num_dims, volume, dst_offsets, src_offsets,
+                                 dst_dimensions, src_dimensions, dst_device_num,
+                                 src_device_num);
+    if (r)
+        return r;
     return copy_rect(dst, src, element_size, num_dims, volume, dst_offsets, src_offsets,
                      dst_dimensions, src_dimensions, dst_device_num, src_device_num);
 }

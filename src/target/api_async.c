@@ -14,7 +14,6 @@
  * memset wherever the block lives (OpenMP 5.1's OMPT has no data-op kind for
  * it; the flight log records it as a transfer to the device). */
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,14 +111,11 @@ PV_EXPORT int omp_target_memcpy_rect_async(void *dst, const void *src, size_t el
                                            int src_device_num, int depobj_count,
                                            pv_depobj *depobj_list)
 {
-    if (!dst && !src)
-        return INT_MAX;   /* the number of dimensions supported */
-    struct pv_device *dd = NULL, *sd = NULL;
-    if (pv_target_which(dst_device_num, &dd) < 0 || pv_target_which(src_device_num, &sd) < 0)
-        return EINVAL;
-    if (!dst || !src || num_dims < 1 || !volume || !dst_offsets || !src_offsets ||
-        !dst_dimensions || !src_dimensions)
-        return EINVAL;
+    int r = pv_target_rect_check(dst, src, num_dims, volume, dst_offsets, src_offsets,
+                                 dst_dimensions, src_dimensions, dst_device_num,
+                                 src_device_num);
+    if (r)
+        return r;
     size_t n = (size_t)num_dims, bytes = n * sizeof(size_t);
     struct rect_args a = {dst, src, element_size, num_dims, dst_device_num, src_device_num,
                           pv_malloc(5 * bytes)};

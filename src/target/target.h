@@ -113,6 +113,12 @@ struct pv_device *pv_target_device(int num);
 /* A device number of the device routines (api.c): -1 invalid, 0 the
  * initial device, 1 device *d. */
 int pv_target_which(int num, struct pv_device **d);
+/* omp_target_memcpy_rect's argument checks: 0 when the copy may go ahead,
+ * else what the routine answers (INT_MAX for two NULL pointers, EINVAL). */
+int pv_target_rect_check(const void *dst, const void *src, int num_dims, const size_t *volume,
+                         const size_t *dst_offsets, const size_t *src_offsets,
+                         const size_t *dst_dimensions, const size_t *src_dimensions,
+                         int dst_device_num, int src_device_num);
 
 /* ------------------------------------------------------------ flight log */
 /* `kind` of the trace events target_begin/end/data is enum
