@@ -43,5 +43,9 @@ static void no_work(void *arg)
  * the encountering task does not wait. */
 PV_EXPORT void GOMP_taskwait_depend_nowait(void **depend)
 {
+    PV_TASK_SITE_OUTER_BEGIN();   /* the task's site, for the log and tools: this call's */
+    PV_OMPT_GIVE();
     GOMP_task(no_work, NULL, NULL, 0, 1, true, PV_GTF_DEPEND, depend, 0, NULL);
+    PV_OMPT_GIVEN_DROP();
+    PV_TASK_SITE_OUTER_END();
 }

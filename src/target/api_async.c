@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ompt/ompt.h"
 #include "runtime/internal.h"
+#include "runtime/task_internal.h"
 #include "target/target.h"
 #include "trace/trace.h"
 
@@ -28,7 +30,9 @@ typedef struct {
 } pv_depobj;
 
 /* Run fn(arg) as a task (arg copied, arg_size bytes) that depends on the
- * count depend objects, in GOMP_task's array layout: [0, n, 0, 0, 0, obj...]. */
+ * count depend objects, in GOMP_task's array layout: [0, n, 0, 0, 0, obj...].
+ * The exported routines wrap it in SPAWN_SITE: the task's site (flight log,
+ * a tool's codeptr_ra) is the program's call of the routine. */
 static void spawn(void (*fn)(void *), void *arg, long arg_size, int count, pv_depobj *objs)
 {
     if (count <= 0 || !objs) {
@@ -44,6 +48,15 @@ static void spawn(void (*fn)(void *), void *arg, long arg_size, int count, pv_de
     GOMP_task(fn, arg, NULL, arg_size, 8, true, PV_GTF_TASK_DEPEND, depend, 0, NULL);
     free(depend);   /* GOMP_task registers the dependences before it returns */
 }
+
+#define SPAWN_SITE(call)             \
+    do {                             \
+        PV_TASK_SITE_OUTER_BEGIN();  \
+        PV_OMPT_GIVE();              \
+        call;                        \
+        PV_OMPT_GIVEN_DROP();        \
+        PV_TASK_SITE_OUTER_END();    \
+    } while (0)
 
 /* ------------------------------------------------------------ memcpy */
 struct copy_args {
@@ -73,7 +86,7 @@ PV_EXPORT int omp_target_memcpy_async(void *dst, const void *src, size_t length,
                           dst_device_num, src_device_num};
     if (!length)   /* nothing to copy, but the dependences still order it */
         a.dst_dev = a.src_dev = pv_target_num_devices();
-    spawn(copy_task, &a, sizeof a, depobj_count, depobj_list);
+    SPAWN_SITE(spawn(copy_task, &a, sizeof a, depobj_count, depobj_list));
     return 0;
 }
 
@@ -122,7 +135,7 @@ PV_EXPORT int omp_target_memcpy_rect_async(void *dst, const void *src, size_t el
     const size_t *from[5] = {volume, dst_offsets, src_offsets, dst_dimensions, src_dimensions};
     for (int i = 0; i < 5; i++)
         memcpy(a.v + i * n, from[i], bytes);
-    spawn(rect_task, &a, sizeof a, depobj_count, depobj_list);
+    SPAWN_SITE(spawn(rect_task, &a, sizeof a, depobj_count, depobj_list));
     return 0;
 }
 
@@ -167,6 +180,6 @@ PV_EXPORT void *omp_target_memset_async(void *ptr, int val, size_t count, int de
                                         int depobj_count, pv_depobj *depobj_list)
 {
     struct fill_args a = fill_args(ptr, val, count, device_num);
-    spawn(fill_task, &a, sizeof a, depobj_count, depobj_list);
+    SPAWN_SITE(spawn(fill_task, &a, sizeof a, depobj_count, depobj_list));
     return ptr;
 }
