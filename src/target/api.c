@@ -1,8 +1,10 @@
 /* The device memory routines (OpenMP 5.1, 3.8): omp_target_alloc/free,
  * omp_target_is_present, omp_target_memcpy(_rect) and
  * omp_target_associate/disassociate_ptr.  Device numbers are checked:
- * the initial device is omp_get_num_devices(); anything else outside
- * [0, omp_get_num_devices()) is invalid (NULL / EINVAL / 0).  A device
+ * the initial device is omp_get_num_devices() or omp_initial_device (-1),
+ * omp_default_device (-5, OpenMP 6.0) is default-device-var's device, and
+ * anything else outside [0, omp_get_num_devices()) is invalid (NULL /
+ * EINVAL / 0).  A device
  * sharing the host's memory has nothing to associate (docs/target.md). */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,8 +15,16 @@
 #include "target/mapint.h"
 #include "trace/trace.h"
 
+int pv_target_devnum(int num)
+{
+    if (num == PV_OMP_DEFAULT_DEVICE)
+        num = pv_icv_get()->default_device_var;
+    return num == PV_OMP_INITIAL_DEVICE ? pv_target_num_devices() : num;
+}
+
 int pv_target_which(int num, struct pv_device **d)
 {
+    num = pv_target_devnum(num);
     if (num == pv_target_num_devices())
         return 0;
     *d = pv_target_device(num);
@@ -84,7 +94,8 @@ PV_EXPORT int omp_target_memcpy(void *dst, const void *src, size_t length, size_
         return 0;
     if (!dst || !src)
         return EINVAL;
-    pv_dev_copy(dst_device_num, (char *)dst + dst_offset, src_device_num,
+    pv_dev_copy(pv_target_devnum(dst_device_num), (char *)dst + dst_offset,
+                pv_target_devnum(src_device_num),
                 (const char *)src + src_offset, length);
     return 0;
 }
@@ -151,7 +162,8 @@ PV_EXPORT int omp_target_memcpy_rect(void *dst, const void *src, size_t element_
     if (r)
         return r;
     return copy_rect(dst, src, element_size, num_dims, volume, dst_offsets, src_offsets,
-                     dst_dimensions, src_dimensions, dst_device_num, src_device_num);
+                     dst_dimensions, src_dimensions, pv_target_devnum(dst_device_num),
+                     pv_target_devnum(src_device_num));
 }
 
 PV_EXPORT int omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,

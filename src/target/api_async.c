@@ -83,7 +83,7 @@ PV_EXPORT int omp_target_memcpy_async(void *dst, const void *src, size_t length,
     if (length && (!dst || !src))
         return EINVAL;
     struct copy_args a = {(char *)dst + dst_offset, (const char *)src + src_offset, length,
-                          dst_device_num, src_device_num};
+                          pv_target_devnum(dst_device_num), pv_target_devnum(src_device_num)};
     if (!length)   /* nothing to copy, but the dependences still order it */
         a.dst_dev = a.src_dev = pv_target_num_devices();
     SPAWN_SITE(spawn(copy_task, &a, sizeof a, depobj_count, depobj_list));

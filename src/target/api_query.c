@@ -12,13 +12,11 @@
 #include "runtime/internal.h"
 #include "target/mapint.h"
 
-enum { PV_OMP_INVALID_DEVICE = -4, PV_OMP_INITIAL_DEVICE = -1 };
-
 PV_EXPORT void *omp_get_mapped_ptr(const void *ptr, int device_num)
 {
     struct pv_device *d = NULL;
-    if (!ptr || device_num == PV_OMP_INITIAL_DEVICE)
-        return (void *)ptr;
+    if (!ptr)
+        return NULL;
     int w = pv_target_which(device_num, &d);
     if (w <= 0)
         return w == 0 ? (void *)ptr : NULL;
@@ -37,8 +35,6 @@ PV_EXPORT int omp_target_is_accessible(const void *ptr, size_t size, int device_
     struct pv_device *d = NULL;
     if (!ptr || !size)
         return 0;
-    if (device_num == PV_OMP_INITIAL_DEVICE)
-        return 1;
     int w = pv_target_which(device_num, &d);
     if (w <= 0)
         return w == 0;
@@ -54,8 +50,6 @@ static const char *const device_uids[] = {"OMP_DEV_0"};
 PV_EXPORT const char *omp_get_uid_from_device(int device_num)
 {
     struct pv_device *d = NULL;
-    if (device_num == PV_OMP_INITIAL_DEVICE)
-        return initial_uid;
     int w = pv_target_which(device_num, &d);
     if (w < 0 || (w == 1 && (size_t)d->num >= sizeof device_uids / sizeof *device_uids))
         return NULL;

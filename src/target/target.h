@@ -110,8 +110,13 @@ void pv_target_declare_vars(struct pv_device *d);
 struct pv_device *pv_target_resolve(int device_id);
 /* The device `num` for the memory routines (no fallback, no fatal). */
 struct pv_device *pv_target_device(int num);
-/* A device number of the device routines (api.c): -1 invalid, 0 the
- * initial device, 1 device *d. */
+/* omp.h's special device numbers (OpenMP 5.1 / 6.0). */
+enum { PV_OMP_INITIAL_DEVICE = -1, PV_OMP_INVALID_DEVICE = -4, PV_OMP_DEFAULT_DEVICE = -5 };
+/* A device number of the device routines (api.c), with omp_initial_device
+ * and omp_default_device replaced by the numbers they stand for. */
+int pv_target_devnum(int num);
+/* Which device that number is: -1 invalid, 0 the initial device, 1 device
+ * *d. */
 int pv_target_which(int num, struct pv_device **d);
 /* omp_target_memcpy_rect's argument checks: 0 when the copy may go ahead,
  * else what the routine answers (INT_MAX for two NULL pointers, EINVAL). */

@@ -13,7 +13,8 @@ loader as witnesses.
       with the same version, default (@@) or not (@) alike.
 
   abi_check.py bindings PVOMP_LIB PROGRAM [ARGS...]
-      runs PROGRAM with LD_DEBUG=bindings and LD_LIBRARY_PATH=dir(PVOMP_LIB):
+      runs PROGRAM with LD_DEBUG=bindings, LD_BIND_NOW=1 and
+      LD_LIBRARY_PATH=dir(PVOMP_LIB):
       its GOMP_parallel reference, and every other GOMP_*/omp_* reference,
       is bound to PVOMP_LIB.
 """
@@ -158,6 +159,9 @@ def check_bindings(lib, prog_args):
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.path.dirname(lib_real)
     env["LD_DEBUG"] = "bindings"
+    # Every binding at load time, on one thread: lazy bindings made later by
+    # threads at once interleave their lines in the log.
+    env["LD_BIND_NOW"] = "1"
     env.pop("LD_DEBUG_OUTPUT", None)
     env.pop("LD_PRELOAD", None)
     r = subprocess.run(prog_args, env=env, capture_output=True, text=True)

@@ -200,6 +200,11 @@ static void test_queries(int dev, int host)
     CHECK(omp_target_is_accessible_v(NULL, 4, host) == 0);
     CHECK(omp_target_is_accessible_v(&v, 0, host) == 0);
     CHECK(omp_target_is_accessible_v(&v, sizeof v, 42) == 0);
+    /* omp_initial_device (-1) and omp_default_device (-5, OpenMP 6.0: here
+     * device 0, default-device-var's). */
+    CHECK(omp_target_is_accessible_v(&v, sizeof v, -1) == 1);
+    CHECK(omp_target_is_accessible_v(&v, sizeof v, -5) == (separate ? 0 : 1));
+    CHECK(strcmp(omp_get_uid_from_device_v(-5), "OMP_DEV_0") == 0);
 
     CHECK(strcmp(omp_get_uid_from_device_v(host), "OMP_INITIAL_DEVICE") == 0);
     CHECK(strcmp(omp_get_uid_from_device_v(-1), "OMP_INITIAL_DEVICE") == 0);
@@ -242,7 +247,8 @@ static void test_memcpy_async(int dev, int host)
             for (int i = 0; i < N; i++)
                 src[i] = 3 * i + 1;
         }
-        rc = omp_target_memcpy_async_v(dbuf, src, N * sizeof(int), 0, 0, dev, host, 1, &obj);
+        /* the source named omp_initial_device, the destination omp_default_device */
+        rc = omp_target_memcpy_async_v(dbuf, src, N * sizeof(int), 0, 0, -5, -1, 1, &obj);
 #pragma omp task depend(in : src) shared(ok)
         {
             CHECK(omp_target_memcpy(back, dbuf, N * sizeof(int), 0, 0, host, dev) == 0);
