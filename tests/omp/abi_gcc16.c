@@ -95,6 +95,15 @@ static void test_in_explicit_task(void)
     CHECK(in_nested == 1);
     CHECK(in_undeferred == 1);
     CHECK(omp_in_explicit_task__v() == 0);
+    /* A target region's initial task is an implicit task, even when a
+     * target task (nowait) launched it. */
+    int in_target = -1, in_target_task = -1;
+#pragma omp target map(from : in_target)
+    in_target = omp_in_explicit_task_v();
+#pragma omp target nowait map(from : in_target_task)
+    in_target_task = omp_in_explicit_task_v();
+#pragma omp taskwait
+    CHECK(in_target == 0 && in_target_task == 0);
 }
 
 /* taskwait depend(out: y) depend(in: x) nowait: the later reader of y runs
