@@ -69,7 +69,8 @@ struct copy_args {
 static void copy_task(void *p)
 {
     struct copy_args *a = p;
-    pv_dev_copy(a->dst_dev, a->dst, a->src_dev, a->src, a->length);
+    if (a->length)   /* none: the task only keeps its place in the dependences */
+        pv_dev_copy(a->dst_dev, a->dst, a->src_dev, a->src, a->length);
 }
 
 PV_EXPORT int omp_target_memcpy_async(void *dst, const void *src, size_t length,
@@ -84,8 +85,6 @@ PV_EXPORT int omp_target_memcpy_async(void *dst, const void *src, size_t length,
         return EINVAL;
     struct copy_args a = {(char *)dst + dst_offset, (const char *)src + src_offset, length,
                           pv_target_devnum(dst_device_num), pv_target_devnum(src_device_num)};
-    if (!length)   /* nothing to copy, but the dependences still order it */
-        a.dst_dev = a.src_dev = pv_target_num_devices();
     SPAWN_SITE(spawn(copy_task, &a, sizeof a, depobj_count, depobj_list));
     return 0;
 }
