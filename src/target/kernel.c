@@ -188,8 +188,8 @@ static void ttask_run(void *arg)
  * dependences) without. */
 static void ttask_spawn(struct ttask *t, void **depend)
 {
-    GOMP_task(ttask_run, &t, NULL, sizeof t, sizeof t, t->nowait, depend ? PV_GTF_TASK_DEPEND : 0,
-              depend, 0, NULL);
+    GOMP_task(ttask_run, &t, NULL, sizeof t, sizeof t, t->nowait,
+              depend ? PV_GTF_TASK_DEPEND : 0, depend, 0, NULL);
 }
 
 void pv_target_ttask_launch(int device, int op, void (*fn)(void *), const struct pv_maplist *l,
