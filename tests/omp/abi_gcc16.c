@@ -180,14 +180,24 @@ static void test_memset(int dev, int host)
     CHECK(d != NULL);
     CHECK(separate ? d != arr : d == arr);
     CHECK(omp_get_mapped_ptr_v(&arr[5], dev) == d + 5);
+    /* The fill waits for the task that writes the device copy first. */
     omp_depend_t obj;
 #pragma omp depobj(obj) depend(inout : arr)
-    CHECK(omp_target_memset_async_v(d, 0, 8 * sizeof(int), dev, 1, &obj) == d);
-#pragma omp taskwait
+    static const int sevens[16] = {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7};
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+#pragma omp task depend(out : arr)
+        {
+            usleep(20000);
+            CHECK(omp_target_memcpy(d, sevens, sizeof sevens, 0, 0, dev, host) == 0);
+        }
+        CHECK(omp_target_memset_async_v(d, 0, 8 * sizeof(int), dev, 1, &obj) == d);
+    }
     CHECK(arr[0] == (separate ? 1 : 0));
 #pragma omp target update from(arr)
     for (int i = 0; i < 16; i++)
-        CHECK(arr[i] == (i < 8 ? 0 : i + 1));
+        CHECK(arr[i] == (i < 8 ? 0 : 7));
 #pragma omp target exit data map(delete : arr)
 #pragma omp depobj(obj) destroy
     CHECK(omp_get_mapped_ptr_v(arr, dev) == NULL);
