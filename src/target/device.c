@@ -57,7 +57,8 @@ struct pv_device *pv_target_resolve(int id)
      * are already the device's). */
     if (pv_target_in_kernel())
         return NULL;
-    if (id == PV_DEV_ICV)
+    /* -5: GCC 16's device(omp_default_device) (GOMP_DEVICE_DEFAULT_OMP_61). */
+    if (id == PV_DEV_ICV || id == PV_OMP_DEFAULT_DEVICE)
         id = pv_icv_get()->default_device_var;
     int n = pv_target_num_devices();
     if (id >= 0 && id < n)

@@ -70,6 +70,12 @@ VREF(void, omp_get_interop_type_desc_, "GOMP_5.1.3",
 VREF(void, omp_get_interop_rc_desc_, "GOMP_5.1.3",
      (const char **res, size_t *len, const void *interop, int32_t rc));
 
+/* The construct's entry, called as GCC 16 calls it for
+ * device(omp_default_device): device number -5 (GOMP_DEVICE_DEFAULT_OMP_61). */
+void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
+                     size_t *sizes, unsigned short *kinds, unsigned flags, void **depend,
+                     void **args);
+
 /* ----------------------------------------------------------------- tasks */
 
 static void test_in_explicit_task(void)
@@ -315,6 +321,19 @@ static void test_rect_async(int dev, int host)
     omp_target_free(d, dev);
 }
 
+static int kernel_on_host = -1;
+static void kernel_where(void *devaddrs)
+{
+    (void)devaddrs;
+    kernel_on_host = omp_is_initial_device();
+}
+
+static void test_default_device_construct(void)
+{
+    GOMP_target_ext(-5, kernel_where, 0, NULL, NULL, NULL, 0, NULL, NULL);
+    CHECK(kernel_on_host == 0);   /* on device 0, default-device-var's */
+}
+
 static void test_interop(void)
 {
     void *obj = (void *)&obj, *none = NULL;
@@ -380,6 +399,7 @@ static void run_device(const char *mode)
     test_memcpy_async(dev, host);
     test_rect_async(dev, host);
     test_interop();
+    test_default_device_construct();
 }
 
 int main(int argc, char **argv)
