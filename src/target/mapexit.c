@@ -284,6 +284,11 @@ static void exit_item(struct pv_device *d, const struct pv_maplist *l, size_t i,
     case K_TOFROM:    /* not emitted by gcc for exit data; treated as from */
     case K_ALLOC:
     case K_TO:
+    case K_FORCE_PRESENT:   /* GCC 14's present modifiers */
+    case K_FLAG_PRESENT | K_FROM:
+    case K_FLAG_PRESENT | K_TOFROM:
+    case K_ALWAYS_PRESENT_FROM:
+    case K_ALWAYS_PRESENT_TOFROM:
         break;
     default:
         return;
@@ -297,11 +302,16 @@ static void exit_item(struct pv_device *d, const struct pv_maplist *l, size_t i,
     } else {
         m = pv_map_find(&d->map, s, e);
     }
+    if (!m && k_present(k.k))
+        pv_fatal("present clause: [%p, %p) is not mapped on device %d", (void *)s, (void *)e,
+                 d->num);
     if (!m)
         return;
     struct pv_item it = {.m = m, .host = s, .len = e - s, .kind = (uint8_t)k.k,
-                         .copy_from = k.k == K_FROM || k.k == K_TOFROM,
-                         .always_from = k.k == K_ALWAYS_FROM};
+                         .copy_from = k.k == K_FROM || k.k == K_TOFROM ||
+                                      k.k == (K_FLAG_PRESENT | K_FROM) ||
+                                      k.k == (K_FLAG_PRESENT | K_TOFROM),
+                         .always_from = k_always_from(k.k)};
     if (it.host < m->host_start || it.host + it.len > m->host_end) {
         it.host = m->host_start;
         it.len = m->host_end - m->host_start;
@@ -347,6 +357,9 @@ void pv_map_update(struct pv_device *d, const struct pv_maplist *l)
         struct pv_kind k = pv_kind_at(l, i);
         uintptr_t s = (uintptr_t)l->hostaddrs[i], e = s + l->sizes[i];
         struct pv_mapping *m = pv_map_find(&d->map, s, e);
+        if (!m && k_present(k.k))   /* to(present: ...) / from(present: ...) */
+            pv_fatal("target update with present: [%p, %p) is not mapped on device %d",
+                     (void *)s, (void *)e, d->num);
         if (!m)
             continue;
         if (m->host_start > s || m->host_end < e)
@@ -378,10 +391,12 @@ static unsigned map_flags(struct pv_kind k, bool exit)
         f |= ompt_target_map_flag_to;
     if (k_copy_from(k.k) || k_always_from(k.k))
         f |= ompt_target_map_flag_from;
-    /* OpenMP 5.2's map-type-modifier flag (gcc 12 passes no present or
-     * close modifier to the runtime). */
+    /* OpenMP 5.2's map-type-modifier flags (gcc passes no close modifier
+     * to the runtime; present since GCC 14). */
     if (k_always_to(k.k) || k_always_from(k.k))
         f |= ompt_target_map_flag_always;
+    if (k_present(k.k))
+        f |= ompt_target_map_flag_present;
     if (!(f & (ompt_target_map_flag_to | ompt_target_map_flag_from)))
         f |= exit ? ompt_target_map_flag_release : ompt_target_map_flag_alloc;
     return f;

@@ -19,28 +19,48 @@ enum {
     K_RELEASE = 0x17,
     K_ATTACH = 0x50, K_DETACH = 0x51, K_ATTACH_ZLAS = 0x52, K_FORCE_DETACH = 0xd1,
     K_FLAG_FORCE = 0x80,
+    /* GCC 14's present modifier: the item must be mapped already.  gcc
+     * passes always,present as these kinds, and present alone as
+     * K_FORCE_PRESENT on constructs (nothing to copy: it is mapped) or as
+     * K_FLAG_PRESENT | to/from on target update. */
+    K_FLAG_PRESENT = 0x84,
+    K_ALWAYS_PRESENT_TO = 0x95, K_ALWAYS_PRESENT_FROM = 0x96, K_ALWAYS_PRESENT_TOFROM = 0x97,
 };
 #define K_SPECIAL 0x0c
 #define K_SPECIAL_BITS 0x7c
 #define K_IMPLICIT 0x60
 
+/* The item must be present (a runtime error if it is not mapped). */
+static inline bool k_present(unsigned k)
+{
+    return (k & K_FLAG_PRESENT) == K_FLAG_PRESENT || k == K_FORCE_PRESENT;
+}
+/* force: allocate even when present (OpenACC; an error for OpenMP's maps). */
+static inline bool k_force(unsigned k)
+{
+    return (k & (K_SPECIAL_BITS | K_FLAG_FORCE)) == K_FLAG_FORCE;
+}
 /* TO_PSET (a Fortran array descriptor) is copied like `to`, although its
- * value has the bits of the special kinds. */
+ * value has the bits of the special kinds; so are the present forms. */
 static inline bool k_copy_to(unsigned k)
 {
-    return (!(k & K_SPECIAL) && (k & K_TO)) || k == K_TO_PSET;
+    bool plain = !(k & K_SPECIAL) || (k & K_FLAG_PRESENT) == K_FLAG_PRESENT;
+    return (plain && (k & K_TO)) || k == K_TO_PSET;
 }
 static inline bool k_copy_from(unsigned k)
 {
-    return !(k & K_SPECIAL) && (k & K_FROM);
+    bool plain = !(k & K_SPECIAL) || (k & K_FLAG_PRESENT) == K_FLAG_PRESENT;
+    return plain && (k & K_FROM);
 }
 static inline bool k_always_to(unsigned k)
 {
-    return k == K_ALWAYS_TO || k == K_ALWAYS_TOFROM;
+    return k == K_ALWAYS_TO || k == K_ALWAYS_TOFROM || k == K_ALWAYS_PRESENT_TO ||
+           k == K_ALWAYS_PRESENT_TOFROM;
 }
 static inline bool k_always_from(unsigned k)
 {
-    return k == K_ALWAYS_FROM || k == K_ALWAYS_TOFROM;
+    return k == K_ALWAYS_FROM || k == K_ALWAYS_TOFROM || k == K_ALWAYS_PRESENT_FROM ||
+           k == K_ALWAYS_PRESENT_TOFROM;
 }
 
 /* One list item's kind, alignment and implicit flag. */

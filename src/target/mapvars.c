@@ -62,7 +62,7 @@ static struct pv_mapping *use_existing(struct ctx *c, struct pv_mapping *m, size
     struct pv_item *it = &c->h->items[i];
     bool inside = m->host_start <= start && end <= m->host_end;
     bool implicit_superset = k.implicit && start <= m->host_start && m->host_end <= end;
-    if ((k.k & K_FLAG_FORCE) || !(inside || implicit_superset))
+    if (k_force(k.k) || !(inside || implicit_superset))
         pv_fatal("trying to map [%p, %p) to device %d, but [%p, %p) is already mapped",
                  (void *)start, (void *)end, c->d->num, (void *)m->host_start,
                  (void *)m->host_end);
@@ -137,7 +137,7 @@ static bool map_plain(struct ctx *c, size_t i, struct pv_kind k)
     bool fresh = !m;
     if (m)
         use_existing(c, m, i, k, start, end);
-    else if (k.k == K_FORCE_PRESENT)
+    else if (k_present(k.k))
         pv_fatal("present clause: [%p, %p) is not mapped on device %d", (void *)start,
                  (void *)end, c->d->num);
     else

@@ -9,7 +9,9 @@
  *   abi_gcc16 device shared|separate
  *                                the device routines, on device 0 in the
  *                                mode PVOMP_DEVICE_MEMORY gives it
- *   abi_gcc16 all MODE           both (the ABI bindings check runs this) */
+ *   abi_gcc16 all MODE           both (the ABI bindings check runs this)
+ *   abi_gcc16 present_fatal      target update to(present: y) of an
+ *                                unmapped y: must end the program */
 #define _GNU_SOURCE
 #include <omp.h>
 #include <sched.h>
@@ -75,6 +77,17 @@ VREF(void, omp_get_interop_rc_desc_, "GOMP_5.1.3",
 void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
                      size_t *sizes, unsigned short *kinds, unsigned flags, void **depend,
                      void **args);
+/* And the map kinds of GCC 14's present modifier (gomp-constants.h values):
+ * always,present,to/from/tofrom on constructs, present with to/from on
+ * target update. */
+void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                            unsigned short *kinds, unsigned flags, void **depend);
+void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                 unsigned short *kinds, unsigned flags, void **depend);
+enum {
+    KIND_PRESENT_TO = 0x85, KIND_ALWAYS_PRESENT_TO = 0x95, KIND_ALWAYS_PRESENT_FROM = 0x96,
+    FLAG_EXIT_DATA = 2,
+};
 
 /* ----------------------------------------------------------------- tasks */
 
@@ -334,6 +347,60 @@ static void test_default_device_construct(void)
     CHECK(kernel_on_host == 0);   /* on device 0, default-device-var's */
 }
 
+/* The kernel of test_present: element 0 of its one mapped array, read and
+ * set on the device. */
+static int kernel_saw = -1;
+static void kernel_first(void *devaddrs)
+{
+    int *a = ((void **)devaddrs)[0];
+    kernel_saw = a[0];
+    a[0] = 99;
+}
+
+static void test_present(int dev, int host)
+{
+    static int x[4] = {1, 2, 3, 4};
+    void *addr[1] = {x};
+    size_t size[1] = {sizeof x};
+    int back[4];
+#pragma omp target enter data map(to : x)
+    int *d = omp_get_mapped_ptr_v(x, dev);
+    CHECK(d != NULL);
+    /* target update to(present: x) */
+    x[0] = 5, x[1] = 6, x[2] = 7, x[3] = 8;
+    unsigned short kind = KIND_PRESENT_TO;
+    GOMP_target_update_ext(dev, 1, addr, size, &kind, 0, NULL);
+    CHECK(omp_target_memcpy(back, d, sizeof back, 0, 0, host, dev) == 0);
+    CHECK(back[0] == 5 && back[3] == 8);
+    /* map(always, present, to: x): copied in although it is mapped */
+    x[0] = 11;
+    kind = KIND_ALWAYS_PRESENT_TO;
+    GOMP_target_ext(dev, kernel_first, 1, addr, size, &kind, 0, NULL, NULL);
+    CHECK(kernel_saw == 11);
+    CHECK(x[0] == (separate ? 11 : 99));   /* not copied out: still mapped */
+    /* map(always, present, from: x): copied out although it stays mapped */
+    kind = KIND_ALWAYS_PRESENT_FROM;
+    GOMP_target_ext(dev, kernel_first, 1, addr, size, &kind, 0, NULL, NULL);
+    CHECK(x[0] == 99);
+    /* target exit data map(always, present, from: x) */
+    CHECK(omp_target_memset_v(d, 0, sizeof x, dev) == d);
+    GOMP_target_enter_exit_data(dev, 1, addr, size, &kind, FLAG_EXIT_DATA, NULL);
+    CHECK(x[0] == 0 && x[3] == 0);
+    CHECK(!omp_target_is_present(x, dev));
+}
+
+/* present on something not mapped: OpenMP's runtime error termination
+ * (ctest expects the message and a failed exit). */
+static void present_not_mapped(void)
+{
+    static int y[2];
+    void *addr[1] = {y};
+    size_t size[1] = {sizeof y};
+    unsigned short kind = KIND_PRESENT_TO;
+    GOMP_target_update_ext(0, 1, addr, size, &kind, 0, NULL);
+    printf("present_fatal: the update went on\n");
+}
+
 static void test_interop(void)
 {
     void *obj = (void *)&obj, *none = NULL;
@@ -400,6 +467,7 @@ static void run_device(const char *mode)
     test_rect_async(dev, host);
     test_interop();
     test_default_device_construct();
+    test_present(dev, host);
 }
 
 int main(int argc, char **argv)
@@ -407,6 +475,8 @@ int main(int argc, char **argv)
     const char *part = argc > 1 ? argv[1] : "";
     if (strcmp(part, "tasks") == 0)
         run_tasks();
+    else if (strcmp(part, "present_fatal") == 0)
+        present_not_mapped();
     else if ((strcmp(part, "device") == 0 || strcmp(part, "all") == 0) && argc > 2) {
         if (strcmp(part, "all") == 0)
             run_tasks();
