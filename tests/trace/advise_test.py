@@ -5,7 +5,8 @@ compiled here with -g):
     advise_test.py TEST --bin BUILD/bin --lib BUILD/lib --src SOURCEDIR --cc CC
 
 CASE (imbalance, serial, scheduling, critical, task_overhead,
-oversubscription, phantom, fork_join): the plain kernel, traced on pvomp
+oversubscription, phantom, fork_join, task_starvation, serial_between):
+the plain kernel, traced on pvomp
 with 2 threads: `advise --json`'s top finding has the case's cause and
 names patho.c at the marked construct's line; the fixed kernel's largest
 finding of that cause gains less than half of what the plain one's does.
@@ -16,7 +17,8 @@ sharing CPU 0 works longer on equal shares).  The workloads make the
 pathology several times larger than anything else in the run, so no time
 threshold decides the result.  Phantom findings (members that lost their
 CPU: the test machine is shared) are left out when looking for the top
-finding, except in the phantom case.
+finding, except in the phantom case.  serial_between's finding names both
+regions ("between R1 and R2"), the first at the marked line.
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
           findings of what was read), two logs as two ranks (each finding
           names its log), a clang-compiled program (libomp's entry points):
@@ -114,6 +116,12 @@ def check_case(case):
     got = int(where.split("(")[0].split(":")[-1])
     check(line <= got <= line + 2,
           "%s: top finding at line %d, the construct is at %d:\n%s" % (case, got, line, summary))
+    if case == "serial_between":  # "between R1 and R2": both regions named
+        nxt = marker("serial_between_next")
+        after = where.split(" and ")[-1]
+        got = int(after.split("(")[0].split(":")[-1]) if " and " in where else 0
+        check(where.startswith("between ") and nxt <= got <= nxt + 2,
+              "%s: %r does not name the next region (line %d)" % (case, where, nxt))
     # its share of the run, the time lost to phantoms aside
     run_ns = top["gain_ns"] / top["share"]
     lost = sum(f["gain_ns"] for f in plain if f["cause"] == "phantom" and f is not top)

@@ -62,6 +62,62 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
     }
 }
 
+/* task_starvation.  A member idle in a barrier (not running a task) that
+ * found its region's task pool empty (tasks created less tasks begun) and
+ * then starts a task waited for one to be created: that whole wait (how
+ * soon it saw the new task included: a pool kept full spares it) goes to
+ * its barrier's episode (advise.c), or, the episode complete, straight to a
+ * finding, over the team size.  A wait that began with a task queued went
+ * unseen: the member had lost its CPU (episode_close's phantom). */
+static struct region *team_region(struct adv *a, const struct thr *t)
+{
+    uint64_t team = t->team ? t->team : t->joining;
+    return team ? tr_adv_region_of(a, team) : NULL;
+}
+
+void tr_adv_task_created(struct adv *a, struct thr *t)
+{
+    struct region *g = team_region(a, t);
+    if (g)
+        g->queued++;
+}
+
+void tr_adv_task_begun(struct adv *a, struct thr *t, uint64_t ts)
+{
+    struct region *g = team_region(a, t);
+    if (g && t->idle_from && !t->t_depth && ts > t->idle_from) {
+        uint64_t idle = ts - t->idle_from, k = t->k - 1;
+        struct episode *e = &g->ep[k & 3];
+        if (e->k == k)
+            *(t->idle_queued ? &e->ready_idle : &e->starved) += idle;
+        else if (!t->idle_queued && g->nthreads)
+            tr_adv_add(a, C_TASK_STARVATION, g->fn, 0, idle / g->nthreads, idle, 0,
+                       g->nthreads);
+    }
+    t->idle_from = 0;
+    if (g && g->queued)
+        g->queued--;
+}
+
+/* t, in a barrier, ended a task of dur ns that it began there: that was
+ * work (its episode's, while open), and t is idle again. */
+void tr_adv_task_ended(struct adv *a, struct thr *t, uint64_t ts, uint64_t dur)
+{
+    struct region *g = team_region(a, t);
+    uint64_t k = t->k - 1;
+    if (g && g->ep[k & 3].k == k)
+        g->ep[k & 3].task_ns += dur;
+    tr_adv_idle(a, t, ts, true);
+}
+
+/* t is idle in a barrier from ts (idle), or leaves it. */
+void tr_adv_idle(struct adv *a, struct thr *t, uint64_t ts, bool idle)
+{
+    struct region *g = idle ? team_region(a, t) : NULL;
+    t->idle_from = g ? ts : 0;
+    t->idle_queued = g && g->queued;
+}
+
 /* task_overhead: a site whose tasks average under SMALL_TASK_NS gets its
  * share (by task time) of the wall time of the regions its tasks ran in. */
 void tr_adv_tasks_finish(struct adv *a)
