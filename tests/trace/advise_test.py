@@ -22,7 +22,7 @@ regions ("between R1 and R2"), the first at the marked line.
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
           findings of what was read), two logs as two ranks (each finding
           names its log), a clang-compiled program (libomp's entry points):
-          clear output, no crash.
+          clear output, no crash, the region named by its line in patho.c.
 text:     the text table: a header, the serial case's finding first (phantoms
           aside), its advice under it; --top 1."""
 import json
@@ -196,6 +196,12 @@ def test_robust():
         traced(log, prog, "imbalance", "plain")
         f = own_top(advise(log))
         check(f["cause"] == "imbalance", "clang program: %s" % f)
+        # named by the program's outlined function (the microtask, not
+        # pvomp's trampoline) and its line (libdw without .debug_aranges)
+        line = marker("imbalance")
+        where = f["where"]
+        got = int(where.split("(")[0].split(":")[-1]) if where.endswith("(patho.c)") else 0
+        check(line <= got <= line + 2, "clang program: %r is not patho.c:%d" % (where, line))
     else:
         print("no clang: the clang part is not run")
 
