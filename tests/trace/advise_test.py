@@ -17,7 +17,9 @@ sharing CPU 0 works longer on equal shares).  The workloads make the
 pathology several times larger than anything else in the run, so no time
 threshold decides the result.  Phantom findings (members that lost their
 CPU: the test machine is shared) are left out when looking for the top
-finding, except in the phantom case.  serial_between's finding names both
+finding, except in the phantom case.  critical's finding names the
+critical construct's line (critical_enter's codeptr_ra), its region the
+region's.  serial_between's finding names both
 regions ("between R1 and R2"), the first at the marked line.
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
           findings of what was read), two logs as two ranks (each finding
@@ -109,13 +111,19 @@ def check_case(case):
           "%s: the top finding is %s, not %s:\n%s" % (case, top["cause"], EXPECT[case], summary))
     # the place: the case's region (or task construct) by its pragma's line
     # (the region's outlined function starts there or on the next line)
-    want = "balanced" if case in ("oversubscription", "phantom") else case
+    # critical: the construct's own line (its call site), its region in "region"
+    want = {"oversubscription": "balanced", "phantom": "balanced",
+            "critical": "critical_construct"}.get(case, case)
     line = marker(want)
     where = top["where"]
     check("(patho.c)" in where, "%s: top finding's place %r is not in patho.c" % (case, where))
     got = int(where.split("(")[0].split(":")[-1])
     check(line <= got <= line + 2,
           "%s: top finding at line %d, the construct is at %d:\n%s" % (case, got, line, summary))
+    if case == "critical":
+        got = int(top["region"].split("(")[0].split(":")[-1])
+        check(marker("critical") <= got <= marker("critical") + 2,
+              "critical: region %r is not the marked one" % top["region"])
     if case == "serial_between":  # "between R1 and R2": both regions named
         nxt = marker("serial_between_next")
         after = where.split(" and ")[-1]

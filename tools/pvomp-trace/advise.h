@@ -29,6 +29,8 @@ struct tr_finding {
     uint64_t body;          /* task_overhead: the tasks' outlined function */
     bool task_site;         /* key names a task site (codeptr_ra, else body) */
     bool between;           /* serial code after region fn, before region key */
+    uint64_t site, site_wait; /* critical: the construct's call site (a return
+                                 address; 0: unknown) of the longest wait */
 };
 
 struct tr_advice {

@@ -71,6 +71,7 @@ struct thr {
     uint64_t idle_from;       /* in a barrier, idle since (0: in a task, or outside) */
     bool idle_queued;         /* a task was queued when it became idle */
     uint64_t crit_wait, lock_wait, crit_start, lock_start;
+    uint64_t crit_ra;         /* the waited-for critical construct's call site */
     unsigned crit_depth, lock_depth;
     uint64_t t_start[TASK_DEPTH], t_child[TASK_DEPTH];
     uint32_t t_site[TASK_DEPTH];

@@ -33,6 +33,8 @@ const char *tr_finding_where(const struct tr_advice *adv, const struct tr_findin
         struct tr_task_site s = { .fn = f->body, .ra = f->key == f->body ? 0 : f->key };
         return tr_task_name(log, &s, hex);
     }
+    if (f->site && log) /* a return address: the call's last byte has the line */
+        return tr_code_name(log, f->site - 1, hex);
     if (!f->fn)
         return "(outside parallel regions)";
     if (!log) {
@@ -167,6 +169,7 @@ void tr_advise_json(const struct tr_advice *adv, struct tr_out *o)
         tr_out_str(o, ", \"region\": ");
         struct tr_finding region = *f;
         region.task_site = region.between = false;
+        region.site = 0;
         where = tr_finding_where(adv, &region, hex);
         tr_out_json_str(o, (const uint8_t *)where, strlen(where));
         tr_out_str(o, ", \"log\": ");

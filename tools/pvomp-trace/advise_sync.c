@@ -21,6 +21,19 @@ uint32_t tr_adv_site_of(struct adv *a, uint64_t fn, uint64_t ra)
     return (uint32_t)a->nsites++;
 }
 
+/* A critical finding is named by the construct of its longest wait (a
+ * lock serves every unnamed critical construct: the site of an
+ * uncontended one is not recorded). */
+static void name_site(struct adv *a, struct thr *t, uint64_t lock, uint64_t waited)
+{
+    struct tr_finding *f = tr_adv_finding(a, C_CRITICAL, t->fn, lock);
+    if (f && waited > f->site_wait) {
+        f->site = t->crit_ra;
+        f->site_wait = waited;
+    }
+    t->crit_ra = 0;
+}
+
 /* Critical sections and locks: waits and held times by (lock, region). */
 void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step,
                     const struct tr_rec *r)
@@ -31,6 +44,9 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
     uint64_t ts = r->ts, lock = r->u[0];
     if (step == 0) {            /* _enter */
         *wait = ts;
+        if (c == C_CRITICAL)
+            t->crit_ra = r->nargs > TR_ARG_critical_enter_codeptr_ra
+                             ? r->u[TR_ARG_critical_enter_codeptr_ra] : 0;
         return;
     }
     uint64_t ns = step == 3 ? r->u[TR_ARG_critical_held_ns] : 0;
@@ -40,6 +56,8 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
         if (*wait && at > *wait)
             waited = at - *wait;
         *wait = 0;
+        if (waited && c == C_CRITICAL && t->crit_ra)
+            name_site(a, t, r->u[0], waited);
         if ((*depth)++ == 0)
             *start = at;
         if (step == 1) {

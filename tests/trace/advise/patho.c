@@ -117,7 +117,7 @@ static void critical(int fixed)
 #pragma omp parallel for /* PLAIN-critical */
         for (int i = 0; i < CN; i++) {
             double v = burn(10);
-#pragma omp critical
+#pragma omp critical /* PLAIN-critical_construct */
             sum += burn(200) + v;
         }
     } else {
