@@ -26,7 +26,8 @@ static __attribute__((noinline)) void critical_lock_observed(_Atomic uint32_t *m
     if (tool)
         pv_ompt_mutex_acquire(kind, m, ra);
     if (pv_trace_held_traced(PV_TRACE_HELD_CRITICAL))
-        pv_trace_held_take(PV_TRACE_HELD_CRITICAL, m, pv_mutex_trylock(m), pv_mutex_lock_slow(m));
+        pv_trace_held_take_at(PV_TRACE_HELD_CRITICAL, m, ra, pv_mutex_trylock(m),
+                              pv_mutex_lock_slow(m));
     else if (!pv_mutex_trylock(m))
         pv_mutex_lock_slow(m);
     if (tool)

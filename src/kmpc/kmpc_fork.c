@@ -3,11 +3,13 @@
  * parallel), and libomp's thread numbers. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdatomic.h>
 
 #include "kmpc/kmpc.h"
 #include "runtime/internal.h" /* pv_gicv */
 #include "runtime/unsupported.h"
+#include "trace/trace.h"
 
 /* What push_num_threads / push_proc_bind asked of the next fork on this
  * thread (0: nothing). */
@@ -144,6 +146,9 @@ PV_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microta
     pushed_threads = pushed_bind = 0;
     PV_OMPT_GIVE(); /* the region's codeptr_ra and enter_frame: the program's call */
     PV_OMPT_GIVE_BODY(microtask);
+    /* the log names the program's microtask, not the trampoline */
+    if (pv_trace_site_on(PV_TRACE_EV_parallel_begin))
+        pv_thr.trace_body = (const void *)(uintptr_t)microtask;
     GOMP_parallel(pv_kmpc_body, &a, n, bind);
 }
 

@@ -323,6 +323,10 @@ struct pv_thread {
      * only while task_create is traced. */
     bool task_site_outer;
     const void *task_site;
+    /* parallel_begin's fn when the region's body is a trampoline
+     * (__kmpc_fork_call's pv_kmpc_body): the program's microtask.  Set by
+     * the entry and taken by the fork only while parallel_begin is traced. */
+    const void *trace_body;
 };
 
 extern __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));

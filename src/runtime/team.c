@@ -336,7 +336,9 @@ static __attribute__((noinline, cold)) void primary_begin_observed(struct pv_thr
     if (!atomic_load_explicit(&cpus_told, memory_order_relaxed) &&
         !atomic_exchange_explicit(&cpus_told, true, memory_order_relaxed))
         trace_cpus((unsigned)sysconf(_SC_NPROCESSORS_ONLN), pv_num_procs);
-    trace_parallel_begin(team, (void *)fn, team->nthreads, team->level);
+    const void *body = thr->trace_body ? thr->trace_body : (const void *)fn;
+    thr->trace_body = NULL;
+    trace_parallel_begin(team, (void *)body, team->nthreads, team->level);
     bool tool = pv_ompt_tool();
     if (tool)
         pv_ompt_parallel_begin(team, fn);

@@ -53,10 +53,11 @@ void pv_trace_held_flush(void)
         pv_trace_give_up(r); /* the flight is over */
 }
 
-void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj)
+void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj, const void *ra)
 {
     if (pv_trace_state[group + PV_TRACE_HELD_ENTER] & PV_TRACE_TRACED)
-        put(group + PV_TRACE_HELD_ENTER, asked, (uint64_t)(uintptr_t)obj, 0, 1);
+        put(group + PV_TRACE_HELD_ENTER, asked, (uint64_t)(uintptr_t)obj, (uint64_t)(uintptr_t)ra,
+            group == PV_TRACE_HELD_CRITICAL ? 2 : 1);
 }
 
 void pv_trace_held_got_slow(unsigned group, uint64_t at, const void *obj)

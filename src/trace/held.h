@@ -69,8 +69,10 @@ static inline uint64_t pv_trace_held_ask(unsigned group)
     return pv_trace_held_traced(group) ? pv_trace_now() : 0;
 }
 
-/* The first try failed: `_enter` at `asked` (the thread is about to wait). */
-void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj) PV_HIDDEN;
+/* The first try failed: `_enter` at `asked` (the thread is about to wait);
+ * critical_enter also carries the construct's call site `ra`. */
+void pv_trace_held_enter(unsigned group, uint64_t asked, const void *obj,
+                         const void *ra) PV_HIDDEN;
 
 void pv_trace_held_got_slow(unsigned group, uint64_t at, const void *obj) PV_HIDDEN;
 
@@ -104,13 +106,16 @@ static inline void pv_trace_held_got(unsigned group, uint64_t at, const void *ob
 void pv_trace_held_released(unsigned group, const void *obj) PV_HIDDEN;
 
 /* Take a lock: `try_expr` tries once (true: got it), `wait_stmt` waits until
- * the thread holds it.  Untraced: one flag test more than the lock itself. */
-#define pv_trace_held_take(group, obj, try_expr, wait_stmt)          \
+ * the thread holds it.  Untraced: one flag test more than the lock itself.
+ * _at: with the call site for `_enter` (critical sections). */
+#define pv_trace_held_take(group, obj, try_expr, wait_stmt) \
+    pv_trace_held_take_at(group, obj, NULL, try_expr, wait_stmt)
+#define pv_trace_held_take_at(group, obj, ra, try_expr, wait_stmt)   \
     do {                                                             \
         uint64_t t_ = pv_trace_held_ask(group);                      \
         if (!(try_expr)) {                                           \
             if (t_)                                                  \
-                pv_trace_held_enter((group), t_, (obj));             \
+                pv_trace_held_enter((group), t_, (obj), (ra));       \
             wait_stmt;                                               \
             if (t_)                                                  \
                 t_ = pv_trace_now();                                 \

@@ -5,7 +5,8 @@ compiled here with -g):
     advise_test.py TEST --bin BUILD/bin --lib BUILD/lib --src SOURCEDIR --cc CC
 
 CASE (imbalance, serial, scheduling, critical, task_overhead,
-oversubscription, phantom, fork_join): the plain kernel, traced on pvomp
+oversubscription, phantom, fork_join, task_starvation, serial_between):
+the plain kernel, traced on pvomp
 with 2 threads: `advise --json`'s top finding has the case's cause and
 names patho.c at the marked construct's line; the fixed kernel's largest
 finding of that cause gains less than half of what the plain one's does.
@@ -16,11 +17,14 @@ sharing CPU 0 works longer on equal shares).  The workloads make the
 pathology several times larger than anything else in the run, so no time
 threshold decides the result.  Phantom findings (members that lost their
 CPU: the test machine is shared) are left out when looking for the top
-finding, except in the phantom case.
+finding, except in the phantom case.  critical's finding names the
+critical construct's line (critical_enter's codeptr_ra), its region the
+region's.  serial_between's finding names both
+regions ("between R1 and R2"), the first at the marked line.
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
           findings of what was read), two logs as two ranks (each finding
           names its log), a clang-compiled program (libomp's entry points):
-          clear output, no crash.
+          clear output, no crash, the region named by its line in patho.c.
 text:     the text table: a header, the serial case's finding first (phantoms
           aside), its advice under it; --top 1."""
 import json
@@ -107,13 +111,25 @@ def check_case(case):
           "%s: the top finding is %s, not %s:\n%s" % (case, top["cause"], EXPECT[case], summary))
     # the place: the case's region (or task construct) by its pragma's line
     # (the region's outlined function starts there or on the next line)
-    want = "balanced" if case in ("oversubscription", "phantom") else case
+    # critical: the construct's own line (its call site), its region in "region"
+    want = {"oversubscription": "balanced", "phantom": "balanced",
+            "critical": "critical_construct"}.get(case, case)
     line = marker(want)
     where = top["where"]
     check("(patho.c)" in where, "%s: top finding's place %r is not in patho.c" % (case, where))
     got = int(where.split("(")[0].split(":")[-1])
     check(line <= got <= line + 2,
           "%s: top finding at line %d, the construct is at %d:\n%s" % (case, got, line, summary))
+    if case == "critical":
+        got = int(top["region"].split("(")[0].split(":")[-1])
+        check(marker("critical") <= got <= marker("critical") + 2,
+              "critical: region %r is not the marked one" % top["region"])
+    if case == "serial_between":  # "between R1 and R2": both regions named
+        nxt = marker("serial_between_next")
+        after = where.split(" and ")[-1]
+        got = int(after.split("(")[0].split(":")[-1]) if " and " in where else 0
+        check(where.startswith("between ") and nxt <= got <= nxt + 2,
+              "%s: %r does not name the next region (line %d)" % (case, where, nxt))
     # its share of the run, the time lost to phantoms aside
     run_ns = top["gain_ns"] / top["share"]
     lost = sum(f["gain_ns"] for f in plain if f["cause"] == "phantom" and f is not top)
@@ -188,6 +204,12 @@ def test_robust():
         traced(log, prog, "imbalance", "plain")
         f = own_top(advise(log))
         check(f["cause"] == "imbalance", "clang program: %s" % f)
+        # named by the program's outlined function (the microtask, not
+        # pvomp's trampoline) and its line (libdw without .debug_aranges)
+        line = marker("imbalance")
+        where = f["where"]
+        got = int(where.split("(")[0].split(":")[-1]) if where.endswith("(patho.c)") else 0
+        check(line <= got <= line + 2, "clang program: %r is not patho.c:%d" % (where, line))
     else:
         print("no clang: the clang part is not run")
 

@@ -106,6 +106,27 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
         gain = by_arrival;
     if (!gain)
         return;
+    /* tasks the early members ran in the barrier were work: a split even
+     * with them would save less; their waits there for a task still to be
+     * created are task_starvation, as much as they explain over the team */
+    if (e->task_ns / n >= gain)
+        return;
+    gain -= e->task_ns / n;
+    uint64_t starved = e->starved / n < gain ? e->starved / n : gain;
+    if (starved) {
+        tr_adv_add(a, C_TASK_STARVATION, g->fn, 0, starved, e->starved, mean, g->nthreads);
+        if (!(gain -= starved))
+            return;
+    }
+    /* a member idle although a task was queued did not see it: it had
+     * lost its CPU */
+    uint64_t unseen = e->ready_idle / n < gain ? e->ready_idle / n : gain;
+    if (unseen) {
+        enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_PHANTOM;
+        tr_adv_add(a, c, g->fn, 0, unseen, e->ready_idle, mean, g->nthreads);
+        if (!(gain -= unseen))
+            return;
+    }
     enum tr_cause c = C_IMBALANCE;
     uint64_t ns = spread;
     if (a->cpus && g->nthreads > a->cpus)
@@ -192,6 +213,27 @@ static void region_end(struct adv *a, struct region *g, uint64_t ts)
     *g = a->reg[--a->nreg];
 }
 
+/* serial (between regions): thread t, which ended an outermost region last
+ * at t->after_ts, forks g: in between it worked alone while the pool
+ * waited; shared by g's team that code would take 1/n of the time. */
+static void serial_between(struct adv *a, struct thr *t, const struct region *g, uint64_t ts)
+{
+    uint64_t from = t->after_ts;
+    t->after_ts = 0;
+    if (!from || ts <= from || g->nthreads < 2)
+        return;
+    uint64_t gap = ts - from;
+    struct tr_finding *f = tr_adv_finding(a, C_SERIAL, t->after_fn, g->fn);
+    if (!f)
+        return;
+    f->between = true;
+    f->gain_ns += gap * (g->nthreads - 1) / g->nthreads;
+    f->count++;
+    f->ns += gap;
+    if (g->nthreads > f->threads)
+        f->threads = g->nthreads;
+}
+
 static void record(struct adv *a, const struct tr_rec *r)
 {
     uint32_t ti = r->stream == UINT32_MAX ? (uint32_t)(a->nthr - 1) : r->stream;
@@ -216,10 +258,17 @@ static void record(struct adv *a, const struct tr_rec *r)
         g->nthreads = (unsigned)r->u[TR_ARG_parallel_begin_nthreads];
         g->release = ts;            /* the fork: members start after it */
         g->released_k = UINT64_MAX; /* "barrier -1" */
+        g->level = (unsigned)r->u[TR_ARG_parallel_begin_level];
+        if (g->level <= 1)
+            serial_between(a, t, g, ts);
         break;
     }
     case K_PARALLEL_END: {
         struct region *g = tr_adv_region_of(a, r->u[TR_ARG_parallel_end_team]);
+        if (g && g->level <= 1) {
+            t->after_fn = g->fn;
+            t->after_ts = ts;
+        }
         if (g)
             region_end(a, g, ts);
         break;
@@ -264,6 +313,9 @@ static void record(struct adv *a, const struct tr_rec *r)
         break;
     case K_BARRIER_ENTER: {
         unsigned kind = (unsigned)r->u[0];
+        t->in_barrier = true;
+        if (!t->t_depth)
+            tr_adv_idle(a, t, ts, true);
         if (t->team && t->phase_start && kind != BARRIER_JOIN && kind <= BARRIER_CANCEL) {
             if (t->single_ts)
                 t->single_ns = ts - t->single_ts;
@@ -272,6 +324,8 @@ static void record(struct adv *a, const struct tr_rec *r)
         break;
     }
     case K_BARRIER_LEAVE:
+        t->in_barrier = false;
+        tr_adv_idle(a, t, ts, false);
         if (t->team && !t->phase_start && r->u[0] != BARRIER_JOIN) {
             t->phase_start = ts;
             late_start(a, t, ts);
@@ -322,12 +376,14 @@ static void record(struct adv *a, const struct tr_rec *r)
         uint64_t ra = r->nargs > TR_ARG_task_create_codeptr_ra ? r->u[TR_ARG_task_create_codeptr_ra] : 0;
         uint32_t s = tr_adv_site_of(a, r->u[TR_ARG_task_create_fn], ra);
         tr_idmap_put(&a->pending, r->u[TR_ARG_task_create_task], s);
+        tr_adv_task_created(a, t);
         break;
     }
     case K_TASK_BEGIN: {
         uint32_t s = tr_idmap_take(&a->pending, r->u[TR_ARG_task_begin_task]);
         if (s == UINT32_MAX)
             s = tr_adv_site_of(a, 0, 0);
+        tr_adv_task_begun(a, t, ts);
         if (t->t_depth < TASK_DEPTH) {
             t->t_start[t->t_depth] = ts;
             t->t_child[t->t_depth] = 0;
@@ -347,6 +403,8 @@ static void record(struct adv *a, const struct tr_rec *r)
         if (t->t_depth && --t->t_depth < TASK_DEPTH) {
             unsigned d = t->t_depth;
             uint64_t dur = ts > t->t_start[d] ? ts - t->t_start[d] : 0;
+            if (!d && t->in_barrier)
+                tr_adv_task_ended(a, t, ts, dur);
             struct site *s = &a->sites[t->t_site[d]];
             s->n++;
             s->excl += dur > t->t_child[d] ? dur - t->t_child[d] : 0;

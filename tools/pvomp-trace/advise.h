@@ -28,6 +28,9 @@ struct tr_finding {
     int64_t chunk;          /* scheduling: the loops' chunk size */
     uint64_t body;          /* task_overhead: the tasks' outlined function */
     bool task_site;         /* key names a task site (codeptr_ra, else body) */
+    bool between;           /* serial code after region fn, before region key */
+    uint64_t site, site_wait; /* critical: the construct's call site (a return
+                                 address; 0: unknown) of the longest wait */
 };
 
 struct tr_advice {
@@ -48,8 +51,11 @@ void tr_advice_free(struct tr_advice *adv);
 void tr_advise_text(const struct tr_advice *adv, struct tr_out *o, size_t max);
 void tr_advise_json(const struct tr_advice *adv, struct tr_out *o);
 void tr_advise_html(const struct tr_advice *adv, struct tr_out *o);
-/* The finding's place ("main:42 (demo.c)"), and its advice sentence. */
-const char *tr_finding_where(const struct tr_advice *adv, const struct tr_finding *f, char hex[24]);
+/* The finding's place ("main:42 (demo.c)", in buf or the log's names),
+ * and its advice sentence. */
+#define TR_WHERE_MAX 512
+const char *tr_finding_where(const struct tr_advice *adv, const struct tr_finding *f,
+                             char buf[TR_WHERE_MAX]);
 void tr_finding_advice(const struct tr_advice *adv, const struct tr_finding *f, char *buf, size_t n);
 
 #endif

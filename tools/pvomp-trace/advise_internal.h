@@ -30,6 +30,9 @@ struct episode {
     uint64_t max_chunks, max_chunk_ns; /* its loop chunks in the phase, their time */
     uint64_t phantom_ns;      /* phantom time counter when the first arrived */
     uint64_t last_arrival;    /* when the last member arrived: the release */
+    uint64_t starved;         /* members' waits in this barrier for a task to be created */
+    uint64_t task_ns;         /* members' tasks run in this barrier: work */
+    uint64_t ready_idle;      /* their idle time in it that began with a task queued */
 };
 
 struct region {
@@ -41,6 +44,8 @@ struct region {
     uint64_t released_k, release, late_max; /* the last complete episode */
     uint64_t creation;        /* the latest start of a member created for it */
     bool tasks;               /* tasks ran in it */
+    unsigned level;           /* 1: not nested */
+    uint64_t queued;          /* its tasks created and not yet begun */
 };
 
 struct site {                 /* a task construct: where, and its tasks */
@@ -61,7 +66,12 @@ struct thr {
     bool blocked;             /* its last wait ended after sleeping */
     bool created;             /* a pool thread that has not yet started a task */
     uint64_t joining;         /* the team whose join barrier it is in */
+    uint64_t after_fn, after_ts; /* the outermost region it ended last: where, when */
+    bool in_barrier;
+    uint64_t idle_from;       /* in a barrier, idle since (0: in a task, or outside) */
+    bool idle_queued;         /* a task was queued when it became idle */
     uint64_t crit_wait, lock_wait, crit_start, lock_start;
+    uint64_t crit_ra;         /* the waited-for critical construct's call site */
     unsigned crit_depth, lock_depth;
     uint64_t t_start[TASK_DEPTH], t_child[TASK_DEPTH];
     uint32_t t_site[TASK_DEPTH];
@@ -102,6 +112,10 @@ struct region *tr_adv_region_of(struct adv *a, uint64_t team);
 uint32_t tr_adv_site_of(struct adv *a, uint64_t fn, uint64_t ra);
 void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step,
                     const struct tr_rec *r);
+void tr_adv_task_created(struct adv *a, struct thr *t);
+void tr_adv_task_begun(struct adv *a, struct thr *t, uint64_t ts);
+void tr_adv_task_ended(struct adv *a, struct thr *t, uint64_t ts, uint64_t dur);
+void tr_adv_idle(struct adv *a, struct thr *t, uint64_t ts, bool idle);
 void tr_adv_tasks_finish(struct adv *a);
 void tr_adv_sections_finish(struct adv *a, size_t first);
 

@@ -18,13 +18,23 @@ static struct tr_log *log_of(const struct tr_advice *adv, const struct tr_findin
     return f->log < adv->nlogs && adv->logs ? adv->logs[f->log] : NULL;
 }
 
-const char *tr_finding_where(const struct tr_advice *adv, const struct tr_finding *f, char hex[24])
+const char *tr_finding_where(const struct tr_advice *adv, const struct tr_finding *f,
+                             char hex[TR_WHERE_MAX])
 {
     struct tr_log *log = log_of(adv, f);
+    if (f->between) {
+        char before[24], after[24];
+        snprintf(hex, TR_WHERE_MAX, "between %s and %s",
+                 log ? tr_code_name(log, f->fn, before) : "?",
+                 log ? tr_code_name(log, f->key, after) : "?");
+        return hex;
+    }
     if (f->task_site && log) {
         struct tr_task_site s = { .fn = f->body, .ra = f->key == f->body ? 0 : f->key };
         return tr_task_name(log, &s, hex);
     }
+    if (f->site && log) /* a return address: the call's last byte has the line */
+        return tr_code_name(log, f->site - 1, hex);
     if (!f->fn)
         return "(outside parallel regions)";
     if (!log) {
@@ -56,6 +66,15 @@ void tr_finding_advice(const struct tr_advice *adv, const struct tr_finding *f, 
                  us(mean(f->ns, f->count)), (unsigned long long)f->count);
         break;
     case C_SERIAL:
+        if (f->between) {
+            snprintf(b, n, "the primary thread ran %.0f us alone between these regions (%llu "
+                     "times) while the pool's %u waited for the next fork: parallelise that "
+                     "code, or merge the two regions into one (that code in a single or a loop "
+                     "inside it)",
+                     us(mean(f->ns, f->count)), (unsigned long long)f->count,
+                     f->threads ? f->threads - 1 : 0);
+            break;
+        }
         snprintf(b, n, "one thread ran %.0f us alone per barrier (%llu times) while %u waited: "
                  "parallelise the work in this single (omp for or tasks inside the region)",
                  us(mean(f->ns, f->count)), (unsigned long long)f->count,
@@ -86,8 +105,10 @@ void tr_finding_advice(const struct tr_advice *adv, const struct tr_finding *f, 
                  (unsigned long long)f->count, us(mean(f->work_ns, f->count)));
         break;
     case C_TASK_STARVATION:
-        snprintf(b, n, "threads idle while the task pool is empty: create tasks earlier or "
-                 "from several threads");
+        snprintf(b, n, "members idled %.1f ms in all in barriers waiting for the next task "
+                 "to be created (they found the task pool empty): create the tasks from several threads (a "
+                 "loop shared out, or taskloop), or make each task bigger",
+                 (double)f->ns / 1e6);
         break;
     case C_PHANTOM:
         snprintf(b, n, "members waited for teammates that had lost their CPU: "
@@ -122,7 +143,7 @@ void tr_advise_text(const struct tr_advice *adv, struct tr_out *o, size_t max)
         if (!shown)
             tr_out_fmt(o, "  #  %-17s %9s %6s  %s\n", "cause", "gain ms", "share",
                        many ? "where (log)" : "where");
-        char hex[24], advice[512];
+        char hex[TR_WHERE_MAX], advice[512];
         tr_finding_advice(adv, f, advice, sizeof advice);
         tr_out_fmt(o, "%3zu  %-17s %9.3f %5.1f%%  %s", ++shown, tr_cause_name[f->cause],
                    (double)f->gain_ns / 1e6, 100.0 * s, tr_finding_where(adv, f, hex));
@@ -139,7 +160,7 @@ void tr_advise_json(const struct tr_advice *adv, struct tr_out *o)
     tr_out_str(o, "{\"findings\": [");
     for (size_t i = 0; i < adv->n; i++) {
         const struct tr_finding *f = &adv->v[i];
-        char hex[24], advice[512];
+        char hex[TR_WHERE_MAX], advice[512];
         const char *where = tr_finding_where(adv, f, hex);
         tr_finding_advice(adv, f, advice, sizeof advice);
         tr_out_str(o, i ? ",\n  {" : "\n  {");
@@ -147,7 +168,8 @@ void tr_advise_json(const struct tr_advice *adv, struct tr_out *o)
         tr_out_json_str(o, (const uint8_t *)where, strlen(where));
         tr_out_str(o, ", \"region\": ");
         struct tr_finding region = *f;
-        region.task_site = false;
+        region.task_site = region.between = false;
+        region.site = 0;
         where = tr_finding_where(adv, &region, hex);
         tr_out_json_str(o, (const uint8_t *)where, strlen(where));
         tr_out_str(o, ", \"log\": ");
@@ -174,7 +196,7 @@ void tr_advise_html(const struct tr_advice *adv, struct tr_out *o)
         double s = share(adv, f);
         if (s < 0.005)
             continue;
-        char hex[24], advice[512];
+        char hex[TR_WHERE_MAX], advice[512];
         const char *where = tr_finding_where(adv, f, hex);
         tr_finding_advice(adv, f, advice, sizeof advice);
         tr_out_fmt(o, "<tr><td>%zu</td><td>%s</td><td>%.3f</td><td>%.1f%%</td><td>", ++shown,

@@ -21,6 +21,19 @@ uint32_t tr_adv_site_of(struct adv *a, uint64_t fn, uint64_t ra)
     return (uint32_t)a->nsites++;
 }
 
+/* A critical finding is named by the construct of its longest wait (a
+ * lock serves every unnamed critical construct: the site of an
+ * uncontended one is not recorded). */
+static void name_site(struct adv *a, struct thr *t, uint64_t lock, uint64_t waited)
+{
+    struct tr_finding *f = tr_adv_finding(a, C_CRITICAL, t->fn, lock);
+    if (f && waited > f->site_wait) {
+        f->site = t->crit_ra;
+        f->site_wait = waited;
+    }
+    t->crit_ra = 0;
+}
+
 /* Critical sections and locks: waits and held times by (lock, region). */
 void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step,
                     const struct tr_rec *r)
@@ -31,6 +44,9 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
     uint64_t ts = r->ts, lock = r->u[0];
     if (step == 0) {            /* _enter */
         *wait = ts;
+        if (c == C_CRITICAL)
+            t->crit_ra = r->nargs > TR_ARG_critical_enter_codeptr_ra
+                             ? r->u[TR_ARG_critical_enter_codeptr_ra] : 0;
         return;
     }
     uint64_t ns = step == 3 ? r->u[TR_ARG_critical_held_ns] : 0;
@@ -40,6 +56,8 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
         if (*wait && at > *wait)
             waited = at - *wait;
         *wait = 0;
+        if (waited && c == C_CRITICAL && t->crit_ra)
+            name_site(a, t, r->u[0], waited);
         if ((*depth)++ == 0)
             *start = at;
         if (step == 1) {
@@ -60,6 +78,62 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
                 f->threads = t->nthreads;
         }
     }
+}
+
+/* task_starvation.  A member idle in a barrier (not running a task) that
+ * found its region's task pool empty (tasks created less tasks begun) and
+ * then starts a task waited for one to be created: that whole wait (how
+ * soon it saw the new task included: a pool kept full spares it) goes to
+ * its barrier's episode (advise.c), or, the episode complete, straight to a
+ * finding, over the team size.  A wait that began with a task queued went
+ * unseen: the member had lost its CPU (episode_close's phantom). */
+static struct region *team_region(struct adv *a, const struct thr *t)
+{
+    uint64_t team = t->team ? t->team : t->joining;
+    return team ? tr_adv_region_of(a, team) : NULL;
+}
+
+void tr_adv_task_created(struct adv *a, struct thr *t)
+{
+    struct region *g = team_region(a, t);
+    if (g)
+        g->queued++;
+}
+
+void tr_adv_task_begun(struct adv *a, struct thr *t, uint64_t ts)
+{
+    struct region *g = team_region(a, t);
+    if (g && t->idle_from && !t->t_depth && ts > t->idle_from) {
+        uint64_t idle = ts - t->idle_from, k = t->k - 1;
+        struct episode *e = &g->ep[k & 3];
+        if (e->k == k)
+            *(t->idle_queued ? &e->ready_idle : &e->starved) += idle;
+        else if (!t->idle_queued && g->nthreads)
+            tr_adv_add(a, C_TASK_STARVATION, g->fn, 0, idle / g->nthreads, idle, 0,
+                       g->nthreads);
+    }
+    t->idle_from = 0;
+    if (g && g->queued)
+        g->queued--;
+}
+
+/* t, in a barrier, ended a task of dur ns that it began there: that was
+ * work (its episode's, while open), and t is idle again. */
+void tr_adv_task_ended(struct adv *a, struct thr *t, uint64_t ts, uint64_t dur)
+{
+    struct region *g = team_region(a, t);
+    uint64_t k = t->k - 1;
+    if (g && g->ep[k & 3].k == k)
+        g->ep[k & 3].task_ns += dur;
+    tr_adv_idle(a, t, ts, true);
+}
+
+/* t is idle in a barrier from ts (idle), or leaves it. */
+void tr_adv_idle(struct adv *a, struct thr *t, uint64_t ts, bool idle)
+{
+    struct region *g = idle ? team_region(a, t) : NULL;
+    t->idle_from = g ? ts : 0;
+    t->idle_queued = g && g->queued;
 }
 
 /* task_overhead: a site whose tasks average under SMALL_TASK_NS gets its

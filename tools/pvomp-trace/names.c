@@ -11,6 +11,7 @@
  *   demo+0x11f1 [why]       no symbol: the object and the ELF address, and
  *                           why (no symbols, object missing, build-id differs)
  *   0x7f...                 in no object the log recorded */
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -155,6 +156,29 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* The source file and line of addr in m (NULL: none).  libdwfl finds the
+ * unit holding an address by .debug_aranges, which clang does not emit:
+ * then each unit's address ranges are searched. */
+static const char *line_of(Dwfl_Module *m, Dwarf_Addr addr, int *line)
+{
+    Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+    if (l)
+        return dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+    Dwarf_Die *cu = NULL;
+    Dwarf_Addr bias;
+    while ((cu = dwfl_module_nextcu(m, cu, &bias))) {
+        Dwarf_Addr base, start, end, a = addr - bias;
+        ptrdiff_t o = 0;
+        while ((o = dwarf_ranges(cu, o, &base, &start, &end)) > 0) {
+            if (a < start || a >= end)
+                continue;
+            Dwarf_Line *dl = dwarf_getsrc_die(cu, a);
+            return dl && !dwarf_lineno(dl, line) ? dwarf_linesrc(dl, NULL, NULL) : NULL;
+        }
+    }
+    return NULL;
+}
+
 static char *make_name(struct tr_names *nm, uint64_t addr, bool *lined)
 {
     char *out = NULL;
@@ -178,10 +202,7 @@ static char *make_name(struct tr_names *nm, uint64_t addr, bool *lined)
             s = NULL;
         if (s) {
             int line = 0;
-            const char *file = NULL;
-            Dwfl_Line *l = dwfl_module_getsrc(m, addr);
-            if (l)
-                file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+            const char *file = line_of(m, addr, &line);
             const char *cut = strstr(s, "._omp_");
             int flen = cut ? (int)(cut - s) : (int)strlen(s);
             int r;

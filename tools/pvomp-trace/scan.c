@@ -104,7 +104,9 @@ static uint32_t desc_new(struct tr_log *log, const char *name)
 
 /* The analyses read a runtime event's arguments where the catalog has them
  * (TR_ARG_*): an event the log declares otherwise (another version) is
- * left to dump, under its name, and said once. */
+ * left to dump, under its name, and said once.  A log written before an
+ * event gained a last `codeptr_ra` (critical_enter) declares it without:
+ * the analyses that read it check the record's nargs. */
 static void check_layouts(struct tr_log *log)
 {
     for (size_t i = 0; i < log->ndescs; i++) {
@@ -112,7 +114,8 @@ static void check_layouts(struct tr_log *log)
         if (d->kind < K_CAT + TR_NMETA || !d->declared)
             continue;
         const struct tr_cat_event *c = &tr_cat_events[d->kind - K_CAT];
-        bool same = d->nargs == c->nargs;
+        bool same = d->nargs == c->nargs ||
+                    (d->nargs + 1 == c->nargs && !strcmp(c->argname[d->nargs], "codeptr_ra"));
         for (unsigned a = 0; same && a < d->nargs; a++)
             same = d->is_str[a] == c->is_str[a] && !strcmp(d->argname[a], c->argname[a]);
         if (!same) {

@@ -11,4 +11,6 @@ CASES = {
     "oversubscription": ("oversubscription",),
     "phantom": ("phantom", "imbalance"),
     "fork_join": ("fork_join",),
+    "task_starvation": ("task_starvation",),
+    "serial_between": ("serial",),
 }

@@ -117,7 +117,7 @@ static void critical(int fixed)
 #pragma omp parallel for /* PLAIN-critical */
         for (int i = 0; i < CN; i++) {
             double v = burn(10);
-#pragma omp critical
+#pragma omp critical /* PLAIN-critical_construct */
             sum += burn(200) + v;
         }
     } else {
@@ -148,6 +148,63 @@ static void tasks(int fixed)
 #pragma omp parallel
 #pragma omp single
     sink = (double)fib(23, fixed ? 16 : 0);
+}
+
+/* task_starvation: one producer (a single) creates tasks slower than the
+ * rest of the team runs them: they wait in the single's barrier for the
+ * next task.  Fixed: every thread produces (a loop shared out). */
+#define PN 200
+static void starvation(int fixed)
+{
+    if (!fixed) {
+#pragma omp parallel /* PLAIN-task_starvation */
+#pragma omp single
+        for (int i = 0; i < PN; i++) {
+            double v = burn(80000); /* producing item i: the slow part */
+#pragma omp task firstprivate(v)
+            sink = burn(20000) + v;
+        }
+    } else {
+#pragma omp parallel
+#pragma omp for schedule(dynamic, 1)
+        for (int i = 0; i < PN; i++) {
+            double v = burn(80000);
+#pragma omp task firstprivate(v)
+            sink = burn(20000) + v;
+        }
+    }
+}
+
+/* serial between regions: each time step, the primary thread updates the
+ * array alone between two regions while the pool waits for the next fork.
+ * Fixed: one region, the update shared out between the two loops. */
+static void between(int fixed)
+{
+    for (int s = 0; s < STEPS; s++) {
+        if (!fixed) {
+#pragma omp parallel for schedule(static) /* PLAIN-serial_between */
+            for (int i = 0; i < SN; i++)
+                halve(i);
+            for (int i = 0; i < SN; i++) /* alone */
+                b[i] = burn(300) + a[i];
+#pragma omp parallel for schedule(static) /* PLAIN-serial_between_next */
+            for (int i = 0; i < SN; i++)
+                halve(i);
+        } else {
+#pragma omp parallel
+            {
+#pragma omp for schedule(static)
+                for (int i = 0; i < SN; i++)
+                    halve(i);
+#pragma omp for schedule(static)
+                for (int i = 0; i < SN; i++)
+                    b[i] = burn(300) + a[i];
+#pragma omp for schedule(static)
+                for (int i = 0; i < SN; i++)
+                    halve(i);
+            }
+        }
+    }
 }
 
 /* A balanced static loop in a time-step loop, for the next two cases. */
@@ -215,7 +272,8 @@ static const struct {
 } cases[] = {
     { "imbalance", imbalance }, { "serial", serial }, { "scheduling", scheduling },
     { "critical", critical }, { "task_overhead", tasks }, { "oversubscription", oversubscription },
-    { "phantom", corunner }, { "fork_join", fork_join },
+    { "phantom", corunner }, { "fork_join", fork_join }, { "task_starvation", starvation },
+    { "serial_between", between },
 };
 
 int main(int argc, char **argv)
