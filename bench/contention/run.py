@@ -17,7 +17,7 @@ a file: the dynamic loader's own record; the run fails otherwise).
 
 Needs root for the injector (SCHED_FIFO) and for pvomp-phantomd.
 Usage: run.py --build DIR [--rounds N] [--programs a,b] [--scenarios x,y]
-              [--also NAME:K=V,...] [--lib-dir NAME=DIR] [--check-only]"""
+              [--also NAME:K=V,...] [--lib-dir NAME=DIR] [--drop NAME,...] [--check-only]"""
 
 import argparse
 import glob
@@ -222,6 +222,9 @@ def main():
                          "pvomp-phantomd")
     ap.add_argument("--lib-dir", action="append", default=[], metavar="NAME=DIR",
                     help="one more pvomp configuration with libgomp.so.1 from DIR")
+    ap.add_argument("--drop", default="", metavar="NAME,...",
+                    help="leave these configurations out (e.g. 'pvomp+tracker,pvomp pvsched' "
+                         "while comparing --also variants)")
     ap.add_argument("--quiet-wait", type=int, default=0,
                     help="before each round wait up to this many seconds for idle CPUs")
     ap.add_argument("--check-only", action="store_true",
@@ -251,7 +254,8 @@ def main():
     progs = [p(work) for p in programs.ALL if p.name in names]
     for p in progs:
         p.prepare()
-    cfgs = configs(build, args)
+    dropped = set(filter(None, args.drop.split(",")))
+    cfgs = [c for c in configs(build, args) if c.name not in dropped]
     daemon = Daemon(build)
     rounds = 1 if args.check_only else args.rounds
     rng = random.Random(1)

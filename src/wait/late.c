@@ -14,9 +14,11 @@
  *     preempted, or its vCPU was), or a teammate that is not waiting last ran
  *     on this CPU (its rseq area names it, peers.h: it cannot be running, this
  *     waiter is), or the wait is `yield` old and another `yield` has passed,
- *     as libomp's waiters yield.  A yield with nobody else queued is one cheap
- *     system call; with somebody queued it hands them the CPU at once, and the
- *     waiter stays runnable, so no wake-up is needed to bring it back.
+ *     as libomp's waiters yield (every 256 pauses, ~13 us here, from the
+ *     512th; 50 us measured best, docs/pvsched.md).  A yield with nobody
+ *     else queued is one cheap system call; with somebody queued it hands
+ *     them the CPU at once, and the waiter stays runnable, so no wake-up is
+ *     needed to bring it back.
  * A teammate that really runs passes every test, so on a quiet machine the
  * waiter spins as before, pays a clock read every 64 spins and, in a wait
  * longer than `yield`, a system call every `yield`. */
@@ -38,9 +40,10 @@ static uint64_t gap_ns = 200000;   /* off-CPU gap that counts (rule 2; rule 1 lo
  * microseconds that cost more than it saved (docs/pvsched.md). */
 static uint64_t late_ns = 0;       /* age of a wait before rule 1 (0: rule 1 off) */
 static uint64_t peek_ns = 50000;   /* interval of rule 1's looks */
-static uint64_t yield_ns = 5000;   /* a sched_yield this often, from this age on (0: never) */
+static uint64_t yield_ns = 50000;  /* a sched_yield this often, from this age on (0: never) */
 
-/* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US". */
+/* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US"
+ * (":" may stand for ",", so that a value fits where commas separate). */
 void pv_late_configure(void)
 {
     const char *v = getenv("PVOMP_WAIT_ADAPT");
@@ -72,7 +75,7 @@ void pv_late_configure(void)
         else
             goto bad;
         p += n;
-        if (*p == ',')
+        if (*p == ',' || *p == ':')
             p++;
         else if (*p)
             goto bad;
