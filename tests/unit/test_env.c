@@ -135,6 +135,11 @@ static const struct env_case cases[] = {
     {{"GOMP_STACKSIZE=k"}, {nprocs_line}, "GOMP_STACKSIZE"},
     {{"OMP_WAIT_POLICY=sometimes"}, {nprocs_line}, "OMP_WAIT_POLICY"},
     {{"GOMP_SPINCOUNT=lots"}, {nprocs_line}, "GOMP_SPINCOUNT"},
+    /* the late-waiter rules' tuning: keys separated by ',' or ':' */
+    {{"PVOMP_WAIT_ADAPT=1,yield=50,gap=100"}, {nprocs_line}, NULL},
+    {{"PVOMP_WAIT_ADAPT=1:yield=50:late=0"}, {nprocs_line}, NULL},
+    {{"PVOMP_WAIT_ADAPT=1:yield=soon"}, {nprocs_line}, "PVOMP_WAIT_ADAPT"},
+    {{"PVOMP_WAIT_ADAPT=1,often=5"}, {nprocs_line}, "PVOMP_WAIT_ADAPT"},
     {{"OMP_DISPLAY_ENV=loud"}, {nprocs_line}, "OMP_DISPLAY_ENV"},
     {{"OMP_DISPLAY_AFFINITY=sure"}, {nprocs_line}, "OMP_DISPLAY_AFFINITY"},
     {{"OMP_TARGET_OFFLOAD=never"}, {nprocs_line}, "OMP_TARGET_OFFLOAD"},
