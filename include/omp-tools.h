@@ -714,46 +714,13 @@ typedef struct ompt_record_abstract_t {
     ompt_hwid_t hwid;
 } ompt_record_abstract_t;
 
-/* OpenMP 6.0: the trace records of the EMI target events.  Each has the
- * members of 5.1's record of the matching non-EMI event, so the two are
- * the same bytes (docs/ompt.md, "OpenMP 5.2 and 6.0"). */
-typedef struct ompt_record_target_emi_t {
-    ompt_target_t kind;
-    ompt_scope_endpoint_t endpoint;
-    int device_num;
-    ompt_id_t task_id;
-    ompt_id_t target_id;
-    const void *codeptr_ra;
-} ompt_record_target_emi_t;
-
-typedef struct ompt_record_target_data_op_emi_t {
-    ompt_id_t host_op_id;
-    ompt_target_data_op_t optype;
-    void *src_addr;
-    int src_device_num;
-    void *dest_addr;
-    int dest_device_num;
-    size_t bytes;
-    ompt_device_time_t end_time;
-    const void *codeptr_ra;
-} ompt_record_target_data_op_emi_t;
-
-typedef struct ompt_record_target_map_emi_t {
-    ompt_id_t target_id;
-    unsigned int nitems;
-    void **host_addr;
-    void **device_addr;
-    size_t *bytes;
-    unsigned int *mapping_flags;
-    const void *codeptr_ra;
-} ompt_record_target_map_emi_t;
-
-typedef struct ompt_record_target_submit_emi_t {
-    ompt_id_t host_op_id;
-    unsigned int requested_num_teams;
-    unsigned int granted_num_teams;
-    ompt_device_time_t end_time;
-} ompt_record_target_submit_emi_t;
+/* OpenMP 6.0: the trace records of the EMI target events.  Each is 5.1's
+ * record of the matching non-EMI event (the same members), so a record is
+ * the same bytes read either way (docs/ompt.md, "OpenMP 5.2 and 6.0"). */
+typedef ompt_record_target_t ompt_record_target_emi_t;
+typedef ompt_record_target_data_op_t ompt_record_target_data_op_emi_t;
+typedef ompt_record_target_map_t ompt_record_target_map_emi_t;
+typedef ompt_record_target_kernel_t ompt_record_target_submit_emi_t;
 
 /* OpenMP 6.0: the event part of a standard trace record.  6.0's members,
  * and (kept, deprecated) 5.1's target, target_data_op, target_map and

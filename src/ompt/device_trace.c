@@ -343,10 +343,9 @@ static struct dt_buf *take(struct dt_prod *p)
     }
 }
 
-void pv_dt_flush(struct dt *d)
+/* Queue every producer's current buffer.  Caller holds d->collect. */
+static void collect_buffers(struct dt *d)
 {
-    struct dt_buf mark = {0};
-    pthread_mutex_lock(&d->collect);
     pthread_mutex_lock(&d->reg);
     for (struct dt_prod *p = d->prods; p; p = p->next) {
         struct dt_buf *b = take(p);
@@ -354,6 +353,13 @@ void pv_dt_flush(struct dt *d)
             enqueue(d, b);
     }
     pthread_mutex_unlock(&d->reg);
+}
+
+void pv_dt_flush(struct dt *d)
+{
+    struct dt_buf mark = {0};
+    pthread_mutex_lock(&d->collect);
+    collect_buffers(d);
     pthread_mutex_lock(&d->qlock);
     mark.marker = ++d->next_marker;
     pthread_mutex_unlock(&d->qlock);
@@ -461,13 +467,7 @@ static void fault(struct dt *d, unsigned st, const char *why)
 static void wait_for_place(struct dt *d)
 {
     pthread_mutex_lock(&d->collect);
-    pthread_mutex_lock(&d->reg);
-    for (struct dt_prod *p = d->prods; p; p = p->next) {
-        struct dt_buf *b = take(p);
-        if (b)
-            enqueue(d, b);
-    }
-    pthread_mutex_unlock(&d->reg);
+    collect_buffers(d);
     pthread_mutex_unlock(&d->collect);
     pthread_mutex_lock(&d->qlock);
     pthread_cond_signal(&d->qcond);

@@ -41,16 +41,11 @@ VREF(void *, omp_target_memset_async, "GOMP_6.0.1",
      (void *ptr, int val, size_t n, int dev, int ndeps, omp_depend_t *deps));
 
 /* 6.0's EMI records overlay 5.1's records of the same events. */
-#define SAME_MEMBER(a, b, m) \
-    _Static_assert(offsetof(a, m) == offsetof(b, m) && sizeof(((a *)0)->m) == sizeof(((b *)0)->m), #m)
-SAME_MEMBER(ompt_record_target_emi_t, ompt_record_target_t, codeptr_ra);
-SAME_MEMBER(ompt_record_target_emi_t, ompt_record_target_t, target_id);
-SAME_MEMBER(ompt_record_target_data_op_emi_t, ompt_record_target_data_op_t, optype);
-SAME_MEMBER(ompt_record_target_data_op_emi_t, ompt_record_target_data_op_t, dest_addr);
-SAME_MEMBER(ompt_record_target_data_op_emi_t, ompt_record_target_data_op_t, codeptr_ra);
-SAME_MEMBER(ompt_record_target_map_emi_t, ompt_record_target_map_t, mapping_flags);
-SAME_MEMBER(ompt_record_target_submit_emi_t, ompt_record_target_kernel_t, granted_num_teams);
-SAME_MEMBER(ompt_record_target_submit_emi_t, ompt_record_target_kernel_t, end_time);
+_Static_assert(offsetof(ompt_record_ompt_t, record.target_emi) ==
+                   offsetof(ompt_record_ompt_t, record.target) &&
+               sizeof(ompt_record_target_data_op_emi_t) == sizeof(ompt_record_target_data_op_t) &&
+               sizeof(ompt_record_target_submit_emi_t) == sizeof(ompt_record_target_kernel_t),
+               "EMI records");
 _Static_assert(sizeof(ompt_any_record_ompt_t) == sizeof(((ompt_record_ompt_t *)0)->record),
                "record union");
 
@@ -120,7 +115,7 @@ static void on_complete(int device_num, ompt_buffer_t *buffer, size_t bytes,
     if (device_num != 0 || !buffer_owned)
         fail("buffer_complete arguments");
     if (limits)
-        usleep(2000);   /* a slow tool: buffers pile up unless the runtime waits */
+        usleep(1000);   /* a slow tool: buffers pile up unless the runtime waits */
     pthread_mutex_lock(&mu);
     ompt_buffer_cursor_t cur = begin;
     if (bytes) {
