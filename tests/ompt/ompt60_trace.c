@@ -11,6 +11,8 @@
  *   limits  ompt_get_buffer_limits with PVOMP_OMPT_TRACE_BUFFERS=2: four
  *           threads record through a slow tool; never more than 2 buffers
  *           outstanding, and every record arrives (none lost)
+ *   helper  limit 1: device work done inside buffer_complete (on the
+ *           delivery thread, which cannot wait for itself) is counted lost
  * Prints "ompt60[SCENARIO]: ok" when every check passed. */
 #include <omp-tools.h>
 #include <omp.h>
@@ -55,7 +57,8 @@ _Static_assert(sizeof(ompt_any_record_ompt_t) == sizeof(((ompt_record_ompt_t *)0
 
 static const char *scenario = "";
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static int v60, limits;
+static int v60, limits, helper;
+static int work_in_complete;   /* helper: 1 done, 2 returned */
 
 static ompt_set_callback_t set_callback;
 static ompt_device_t *dev;
@@ -116,6 +119,11 @@ static void on_complete(int device_num, ompt_buffer_t *buffer, size_t bytes,
         fail("buffer_complete arguments");
     if (limits)
         usleep(1000);   /* a slow tool: buffers pile up unless the runtime waits */
+    if (helper && !work_in_complete) {
+        work_in_complete = 1;   /* alloc and delete: two data-op records, lost */
+        omp_target_free(omp_target_alloc(8, 0), 0);
+        work_in_complete = 2;
+    }
     pthread_mutex_lock(&mu);
     ompt_buffer_cursor_t cur = begin;
     if (bytes) {
@@ -197,19 +205,19 @@ static void on_device_initialize(int device_num, const char *type, ompt_device_t
     LOOKUP(get_record_ompt, ompt_get_record_ompt_t, "ompt_get_record_ompt");
     LOOKUP(lost_records, uint64_t(*)(ompt_device_t *), "pvomp_lost_records");
     rec_bytes = 16 * sizeof(ompt_record_ompt_t);
-    if (v60 || limits) {
+    if (v60 || limits || helper) {
         LOOKUP(get_buffer_limits, ompt_get_buffer_limits_t, "ompt_get_buffer_limits");
         size_t rec = 0;
         get_buffer_limits(device, &max_allocs, &rec);
         if (max_allocs < 1 || rec < sizeof(ompt_record_ompt_t) || rec % sizeof(ompt_record_ompt_t))
             fail("ompt_get_buffer_limits answers");
         const char *want = getenv("PVOMP_OMPT_TRACE_BUFFERS");
-        if (limits && (!want || max_allocs != atoi(want)))
+        if ((limits || helper) && (!want || max_allocs != atoi(want)))
             fail("ompt_get_buffer_limits: not PVOMP_OMPT_TRACE_BUFFERS");
         if (v60 && max_allocs < 4)
             fail("ompt_get_buffer_limits: the default is at least 4 buffers");
         /* limits: two records a buffer, so that many buffers are needed. */
-        rec_bytes = limits ? 2 * sizeof(ompt_record_ompt_t) : rec;
+        rec_bytes = limits || helper ? 2 * sizeof(ompt_record_ompt_t) : rec;
     }
     /* EMI numbers: a 6.0 tool gets records typed with them. */
     if (set_trace_ompt(device, 1, ompt_callback_target_emi) != ompt_set_always ||
@@ -245,6 +253,7 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
     scenario = s ? s : "";
     v60 = strcmp(scenario, "v60") == 0;
     limits = strcmp(scenario, "limits") == 0;
+    helper = strcmp(scenario, "helper") == 0;
     static ompt_start_tool_result_t r = {tool_initialize, tool_finalize, {0}};
     return &r;
 }
@@ -414,12 +423,32 @@ static void scenario_limits(void)
            max_outstanding, max_allocs);
 }
 
+static void scenario_helper(void)
+{
+    omp_target_free(omp_target_alloc(8, 0), 0);
+    for (int i = 0; i < 20; i++) {
+        int y = i;
+        #pragma omp target firstprivate(y)
+        y++;
+    }
+    if (stop_trace(dev) != 1)
+        fail("stop_trace");
+    if (work_in_complete != 2)
+        fail("no device work inside buffer_complete");
+    if (lost_records(dev) != 2)
+        fail("records made inside buffer_complete at the limit are not counted lost");
+    if (count_type(ompt_callback_target_emi) != 40)
+        fail("target records missing");
+}
+
 int main(void)
 {
     if (!*scenario)
         fail("OMPT60_SCENARIO not set (or the tool was not started)");
     if (limits)
         scenario_limits();
+    else if (helper)
+        scenario_helper();
     else
         scenario_kinds();
     printf("ompt60[%s]: ok\n", scenario);
