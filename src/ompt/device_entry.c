@@ -124,7 +124,8 @@ static void report_lost(struct dt *d)
 {
     uint64_t lost = atomic_load_explicit(&d->lost, memory_order_relaxed);
     if (lost)
-        pv_note("device %d tracing: %llu records lost (the tool gave no usable buffer)",
+        pv_note("device %d tracing: %llu records lost (the tool gave no usable buffer, or "
+                "none came back in time: docs/target.md)",
                 d->device_num, (unsigned long long)lost);
 }
 

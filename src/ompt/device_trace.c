@@ -30,7 +30,8 @@
  * filled buffers to delivery and waits until the helper has handed one
  * back (back-pressure: the records are delayed, not dropped).  Only the
  * helper itself cannot wait for the helper: a record it makes at the limit
- * (a tool that starts device work inside buffer_complete) is counted lost. */
+ * (a tool that starts device work inside buffer_complete) is counted lost,
+ * as is one whose thread still waits when tracing stops or pauses. */
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -518,13 +519,14 @@ static struct dt_buf *request_buffer(struct dt *d, unsigned st)
     }
     int place = take_place(d, st);
     if (place != PLACE_TAKEN) {
-        if (place == PLACE_NONE) {
-            if (getenv("PVOMP_TRACE_VERBOSE"))
-                pv_note("device %d tracing: a record made on the delivery thread while %u "
-                        "buffers are outstanding is counted lost", d->device_num,
-                        atomic_load_explicit(&d->limit, memory_order_relaxed));
-            atomic_fetch_add_explicit(&d->lost, 1, memory_order_relaxed);
-        }
+        /* The event happened while tracing was on: not silently gone. */
+        if (getenv("PVOMP_TRACE_VERBOSE"))
+            pv_note("device %d tracing: a record counted lost (%s while %u buffers are "
+                    "outstanding)", d->device_num,
+                    place == PLACE_NONE ? "made on the delivery thread"
+                                        : "tracing stopped or paused",
+                    atomic_load_explicit(&d->limit, memory_order_relaxed));
+        atomic_fetch_add_explicit(&d->lost, 1, memory_order_relaxed);
         return NULL;
     }
     ompt_buffer_t *mem = NULL;
