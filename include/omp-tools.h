@@ -714,36 +714,54 @@ typedef struct ompt_record_abstract_t {
     ompt_hwid_t hwid;
 } ompt_record_abstract_t;
 
+/* OpenMP 6.0: the trace records of the EMI target events.  Each is 5.1's
+ * record of the matching non-EMI event (the same members), so a record is
+ * the same bytes read either way (docs/ompt.md, "OpenMP 5.2 and 6.0"). */
+typedef ompt_record_target_t ompt_record_target_emi_t;
+typedef ompt_record_target_data_op_t ompt_record_target_data_op_emi_t;
+typedef ompt_record_target_map_t ompt_record_target_map_emi_t;
+typedef ompt_record_target_kernel_t ompt_record_target_submit_emi_t;
+
+/* OpenMP 6.0: the event part of a standard trace record.  6.0's members,
+ * and (kept, deprecated) 5.1's target, target_data_op, target_map and
+ * target_kernel, which overlay the EMI records of the same layout. */
+typedef union ompt_any_record_ompt_t {
+    ompt_record_thread_begin_t thread_begin;
+    ompt_record_parallel_begin_t parallel_begin;
+    ompt_record_parallel_end_t parallel_end;
+    ompt_record_work_t work;
+    ompt_record_dispatch_t dispatch;
+    ompt_record_task_create_t task_create;
+    ompt_record_dependences_t dependences;
+    ompt_record_task_dependence_t task_dependence;
+    ompt_record_task_schedule_t task_schedule;
+    ompt_record_implicit_task_t implicit_task;
+    ompt_record_masked_t masked;
+    ompt_record_sync_region_t sync_region;
+    ompt_record_mutex_acquire_t mutex_acquire;
+    ompt_record_mutex_t mutex;
+    ompt_record_nest_lock_t nest_lock;
+    ompt_record_flush_t flush;
+    ompt_record_cancel_t cancel;
+    ompt_record_target_t target;                 /* deprecated (6.0) */
+    ompt_record_target_data_op_t target_data_op; /* deprecated (6.0) */
+    ompt_record_target_map_t target_map;         /* deprecated (6.0) */
+    ompt_record_target_kernel_t target_kernel;   /* deprecated (6.0) */
+    ompt_record_target_emi_t target_emi;                 /* OpenMP 6.0 */
+    ompt_record_target_data_op_emi_t target_data_op_emi; /* OpenMP 6.0 */
+    ompt_record_target_map_emi_t target_map_emi;         /* OpenMP 6.0 */
+    ompt_record_target_submit_emi_t target_submit_emi;   /* OpenMP 6.0 */
+    ompt_record_control_tool_t control_tool;
+    ompt_record_error_t error;
+} ompt_any_record_ompt_t;
+
 /* The standard trace record: common header, then the event's record. */
 typedef struct ompt_record_ompt_t {
     ompt_callbacks_t type;
     ompt_device_time_t time;
     ompt_id_t thread_id;
     ompt_id_t target_id;
-    union {
-        ompt_record_thread_begin_t thread_begin;
-        ompt_record_parallel_begin_t parallel_begin;
-        ompt_record_parallel_end_t parallel_end;
-        ompt_record_work_t work;
-        ompt_record_dispatch_t dispatch;
-        ompt_record_task_create_t task_create;
-        ompt_record_dependences_t dependences;
-        ompt_record_task_dependence_t task_dependence;
-        ompt_record_task_schedule_t task_schedule;
-        ompt_record_implicit_task_t implicit_task;
-        ompt_record_masked_t masked;
-        ompt_record_sync_region_t sync_region;
-        ompt_record_mutex_acquire_t mutex_acquire;
-        ompt_record_mutex_t mutex;
-        ompt_record_nest_lock_t nest_lock;
-        ompt_record_flush_t flush;
-        ompt_record_cancel_t cancel;
-        ompt_record_target_t target;
-        ompt_record_target_data_op_t target_data_op;
-        ompt_record_target_map_t target_map;
-        ompt_record_target_kernel_t target_kernel;
-        ompt_record_control_tool_t control_tool;
-    } record;
+    ompt_any_record_ompt_t record;
 } ompt_record_ompt_t;
 
 typedef int (*ompt_get_device_num_procs_t)(ompt_device_t *device);

@@ -3,10 +3,13 @@
  *
  * Records: target (ompt_record_target_t, begin and end), target_data_op and
  * target_submit (ompt_record_target_kernel_t); the EMI event numbers select
- * the same records.  target_map and every other event: never.  Native
+ * the same records (for an OpenMP 6.0 tool typed with the EMI number: 6.0's
+ * ompt_record_target_emi_t etc., the same layout).  target_map and every other event: never.  Native
  * records: never.  Cursors are addresses inside the buffer; every buffer is
  * handed back whole, so a record at `current` is valid while
  * current + its size <= buffer + bytes. */
+
+#include <string.h>
 
 #include "base/message.h"
 #include "ompt/device_trace_int.h"
@@ -52,6 +55,11 @@ static ompt_set_result_t set_trace_ompt(ompt_device_t *device, unsigned int enab
         atomic_fetch_or_explicit(&d->types, bits, memory_order_relaxed);
     else
         atomic_fetch_and_explicit(&d->types, ~bits, memory_order_relaxed);
+    /* The number last enabled names the records (EMI or not). */
+    if (enable && etype != 0 && (unsigned)record_type(etype) != etype)
+        atomic_fetch_or_explicit(&d->emi_types, bits, memory_order_relaxed);
+    else if (etype != 0)
+        atomic_fetch_and_explicit(&d->emi_types, ~bits, memory_order_relaxed);
     /* All events at once: only some of them can be traced. */
     return etype == 0 && enable ? ompt_set_sometimes : ompt_set_always;
 }
@@ -116,7 +124,8 @@ static void report_lost(struct dt *d)
 {
     uint64_t lost = atomic_load_explicit(&d->lost, memory_order_relaxed);
     if (lost)
-        pv_note("device %d tracing: %llu records lost (the tool gave no usable buffer)",
+        pv_note("device %d tracing: %llu records lost (the tool gave no usable buffer, or "
+                "none came back in time: docs/target.md)",
                 d->device_num, (unsigned long long)lost);
 }
 
@@ -220,6 +229,23 @@ static double translate_time(ompt_device_t *device, ompt_device_time_t time)
     return (double)time * 1e-9;
 }
 
+/* OpenMP 6.0: the device keeps at most *max_concurrent_allocs buffers
+ * outstanding (requested and not yet handed back) from now on, and would
+ * like *recommended_bytes each. */
+static void get_buffer_limits(ompt_device_t *device, int *max_concurrent_allocs,
+                              size_t *recommended_bytes)
+{
+    struct dt *d = pv_dt_from_handle(device);
+    if (!d)
+        return;
+    unsigned limit = pv_dt_buffer_limit();
+    atomic_store_explicit(&d->limit, limit, memory_order_relaxed);
+    if (max_concurrent_allocs)
+        *max_concurrent_allocs = (int)limit;
+    if (recommended_bytes)
+        *recommended_bytes = pv_dt_buffer_bytes();
+}
+
 /* pvomp's own: records lost since the last start_trace. */
 static uint64_t lost_records(ompt_device_t *device)
 {
@@ -234,11 +260,15 @@ static const struct pv_ompt_entry entries[] = {
     ENTRY(set_trace_ompt), ENTRY(set_trace_native), ENTRY(start_trace),
     ENTRY(pause_trace), ENTRY(flush_trace), ENTRY(stop_trace),
     ENTRY(advance_buffer_cursor), ENTRY(get_record_type), ENTRY(get_record_ompt),
-    ENTRY(get_record_native), ENTRY(get_record_abstract),
+    ENTRY(get_record_native), ENTRY(get_record_abstract), ENTRY(get_buffer_limits),
     {"pvomp_lost_records", (ompt_interface_fn_t)lost_records},
 };
 
 ompt_interface_fn_t pv_dtrace_lookup(const char *name)
 {
+    /* OpenMP has no version handshake from tool to runtime: a tool that
+     * looks up 6.0's entry point was written for 6.0. */
+    if (name && strcmp(name, "ompt_get_buffer_limits") == 0)
+        pv_dt_mark_v60();
     return pv_ompt_entry_find(entries, sizeof entries / sizeof entries[0], name);
 }

@@ -21,7 +21,17 @@
  * waits for it.  A thread's buffers enter the FIFO in the order it filled
  * them, so every thread's records arrive in its order.  A flush called on
  * the helper thread itself (from inside buffer_complete) delivers the FIFO
- * up to its marker in place instead of waiting. */
+ * up to its marker in place instead of waiting.
+ *
+ * Limits (OpenMP 6.0).  Every buffer from buffer_request is counted
+ * outstanding until its buffer_complete returned.  Once the tool asked for
+ * the device's limits (ompt_get_buffer_limits), a thread that needs a new
+ * buffer while `limit` are outstanding hands the other threads' partly
+ * filled buffers to delivery and waits until the helper has handed one
+ * back (back-pressure: the records are delayed, not dropped).  Only the
+ * helper itself cannot wait for the helper: a record it makes at the limit
+ * (a tool that starts device work inside buffer_complete) is counted lost,
+ * as is one whose thread still waits when tracing stops or pauses. */
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -31,6 +41,7 @@
 #include "base/clock.h"
 #include "base/message.h"
 #include "ompt/device_trace_int.h"
+#include "runtime/ompt_view.h"
 
 struct dt pv_dt_devs[PV_DT_MAX_DEVICES];
 _Atomic unsigned pv_dtrace_started;
@@ -38,6 +49,7 @@ _Atomic unsigned pv_dtrace_started;
 #define TLS_IE __thread __attribute__((tls_model("initial-exec")))
 static TLS_IE struct dt_prod *my_prod[PV_DT_MAX_DEVICES];
 static TLS_IE struct dt *i_am_helper;   /* set on a device's helper thread */
+static _Atomic int dt_v60;              /* the tool uses OpenMP 6.0's tracing interface */
 static pthread_key_t prod_key;
 static pthread_once_t prod_key_once = PTHREAD_ONCE_INIT;
 
@@ -54,8 +66,9 @@ __attribute__((constructor)) static void dt_init_devices(void)
         pthread_condattr_init(&ca);
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
         pthread_cond_init(&d->qcond, &ca);
-        pthread_condattr_destroy(&ca);
         pthread_cond_init(&d->dcond, NULL);
+        pthread_cond_init(&d->fcond, &ca);
+        pthread_condattr_destroy(&ca);
     }
 }
 
@@ -83,6 +96,66 @@ uint64_t pv_dtrace_lost(int device)
     if (device < 0 || device >= PV_DT_MAX_DEVICES)
         return 0;
     return atomic_load_explicit(&pv_dt_devs[device].lost, memory_order_relaxed);
+}
+
+void pv_dt_mark_v60(void)
+{
+    atomic_store_explicit(&dt_v60, 1, memory_order_relaxed);
+}
+
+bool pv_dtrace_v60(void)
+{
+    return atomic_load_explicit(&dt_v60, memory_order_relaxed) != 0;
+}
+
+ompt_callbacks_t pv_dtrace_record_type(int device, ompt_callbacks_t type)
+{
+    if (device < 0 || device >= PV_DT_MAX_DEVICES || !pv_dtrace_v60())
+        return type;
+    uint64_t emi = atomic_load_explicit(&pv_dt_devs[device].emi_types, memory_order_relaxed);
+    if (!((emi >> (unsigned)type) & 1))
+        return type;
+    switch (type) {
+    case ompt_callback_target:
+        return ompt_callback_target_emi;
+    case ompt_callback_target_data_op:
+        return ompt_callback_target_data_op_emi;
+    case ompt_callback_target_submit:
+        return ompt_callback_target_submit_emi;
+    default:
+        return type;
+    }
+}
+
+/* PVOMP_OMPT_TRACE_BUFFERS, else twice the processors (each recording
+ * thread fills one buffer while others wait for delivery), at least 4. */
+unsigned pv_dt_buffer_limit(void)
+{
+    static _Atomic unsigned limit;
+    unsigned v = atomic_load_explicit(&limit, memory_order_relaxed);
+    if (v)
+        return v;
+    v = 2 * pv_num_procs;
+    if (v < 4)
+        v = 4;
+    const char *e = getenv("PVOMP_OMPT_TRACE_BUFFERS");
+    if (e && *e) {
+        char *end;
+        unsigned long n = strtoul(e, &end, 10);
+        if (*end || n < 1 || n > 65536 || *e == '-')
+            pv_warn("PVOMP_OMPT_TRACE_BUFFERS=%s is not a number of buffers (1-65536); using %u",
+                    e, v);
+        else
+            v = (unsigned)n;
+    }
+    atomic_store_explicit(&limit, v, memory_order_relaxed);
+    return v;
+}
+
+/* 512 records a buffer: a few wake-ups of the helper per thousand events. */
+size_t pv_dt_buffer_bytes(void)
+{
+    return 512 * DT_REC;
 }
 
 bool pv_dtrace_wants(int device, ompt_callbacks_t type)
@@ -138,6 +211,17 @@ static struct dt_buf *dequeue(struct dt *d)
     return b;
 }
 
+/* A buffer is back with the tool: one more may be requested. */
+static void buffer_returned(struct dt *d)
+{
+    atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
+    if (atomic_load_explicit(&d->limit, memory_order_relaxed)) {
+        pthread_mutex_lock(&d->qlock);
+        pthread_cond_broadcast(&d->fcond);
+        pthread_mutex_unlock(&d->qlock);
+    }
+}
+
 /* Hand one buffer back to the tool (no lock held). */
 static void deliver(struct dt *d, struct dt_buf *b)
 {
@@ -147,6 +231,7 @@ static void deliver(struct dt *d, struct dt_buf *b)
         b->complete(d->device_num, b->mem, b->used, begin, 1);
     }
     free(b);
+    buffer_returned(d);
 }
 
 /* A flush is done when its marker is passed and no buffer_complete call is
@@ -259,10 +344,9 @@ static struct dt_buf *take(struct dt_prod *p)
     }
 }
 
-void pv_dt_flush(struct dt *d)
+/* Queue every producer's current buffer.  Caller holds d->collect. */
+static void collect_buffers(struct dt *d)
 {
-    struct dt_buf mark = {0};
-    pthread_mutex_lock(&d->collect);
     pthread_mutex_lock(&d->reg);
     for (struct dt_prod *p = d->prods; p; p = p->next) {
         struct dt_buf *b = take(p);
@@ -270,6 +354,13 @@ void pv_dt_flush(struct dt *d)
             enqueue(d, b);
     }
     pthread_mutex_unlock(&d->reg);
+}
+
+void pv_dt_flush(struct dt *d)
+{
+    struct dt_buf mark = {0};
+    pthread_mutex_lock(&d->collect);
+    collect_buffers(d);
     pthread_mutex_lock(&d->qlock);
     mark.marker = ++d->next_marker;
     pthread_mutex_unlock(&d->qlock);
@@ -370,6 +461,53 @@ static void fault(struct dt *d, unsigned st, const char *why)
     atomic_fetch_add_explicit(&d->lost, 1, memory_order_relaxed);
 }
 
+/* At the limit: hand the other threads' partly filled buffers to delivery
+ * (when they hold every place, only that frees one), wake the helper and
+ * wait a while for a buffer to come back.  The wait is timed so that a
+ * stop, pause or restart meanwhile is seen. */
+static void wait_for_place(struct dt *d)
+{
+    pthread_mutex_lock(&d->collect);
+    collect_buffers(d);
+    pthread_mutex_unlock(&d->collect);
+    pthread_mutex_lock(&d->qlock);
+    pthread_cond_signal(&d->qcond);
+    if (atomic_load_explicit(&d->outstanding, memory_order_acquire) >=
+        atomic_load_explicit(&d->limit, memory_order_relaxed)) {
+        struct timespec ts = pv_timespec_of_ns(pv_monotonic_ns() + 10 * 1000000ull);
+        pthread_cond_timedwait(&d->fcond, &d->qlock, &ts);
+    }
+    pthread_mutex_unlock(&d->qlock);
+}
+
+enum { PLACE_TAKEN, PLACE_STOPPED, PLACE_NONE };
+
+/* Counts one more outstanding buffer, within the limit if the tool asked
+ * for one: PLACE_TAKEN, or PLACE_STOPPED (tracing stopped, paused or
+ * restarted while waiting), or PLACE_NONE (at the limit on the helper). */
+static int take_place(struct dt *d, unsigned st)
+{
+    unsigned n = atomic_load_explicit(&d->outstanding, memory_order_relaxed);
+    for (;;) {
+        unsigned lim = atomic_load_explicit(&d->limit, memory_order_relaxed);
+        if (!lim || n < lim) {
+            if (atomic_compare_exchange_weak_explicit(&d->outstanding, &n, n + 1,
+                                                      memory_order_acquire,
+                                                      memory_order_relaxed))
+                return PLACE_TAKEN;
+            continue;
+        }
+        if (i_am_helper == d)
+            return PLACE_NONE;
+        wait_for_place(d);
+        unsigned now = atomic_load_explicit(&d->state, memory_order_seq_cst);
+        if ((now & (DT_STARTED | DT_PAUSED | DT_FAULT)) != DT_STARTED ||
+            epoch_of(now) != epoch_of(st))
+            return PLACE_STOPPED;
+        n = atomic_load_explicit(&d->outstanding, memory_order_relaxed);
+    }
+}
+
 /* A new buffer from the tool, or NULL (recording is then off: fault). */
 static struct dt_buf *request_buffer(struct dt *d, unsigned st)
 {
@@ -379,24 +517,37 @@ static struct dt_buf *request_buffer(struct dt *d, unsigned st)
         fault(d, st, "no buffer_request callback");
         return NULL;
     }
+    int place = take_place(d, st);
+    if (place != PLACE_TAKEN) {
+        /* The event happened while tracing was on: not silently gone. */
+        if (getenv("PVOMP_TRACE_VERBOSE"))
+            pv_note("device %d tracing: a record counted lost (%s while %u buffers are "
+                    "outstanding)", d->device_num,
+                    place == PLACE_NONE ? "made on the delivery thread"
+                                        : "tracing stopped or paused",
+                    atomic_load_explicit(&d->limit, memory_order_relaxed));
+        atomic_fetch_add_explicit(&d->lost, 1, memory_order_relaxed);
+        return NULL;
+    }
     ompt_buffer_t *mem = NULL;
     size_t bytes = 0;
     req(d->device_num, &mem, &bytes);
     if (!mem || bytes < DT_REC) {
-        if (mem) {
+        struct dt_buf *b = mem ? calloc(1, sizeof *b) : NULL;
+        if (b) {
             /* Too small for one record: give it straight back. */
-            struct dt_buf *b = calloc(1, sizeof *b);
-            if (b) {
-                *b = (struct dt_buf){.mem = mem, .cap = bytes, .epoch = epoch_of(st),
-                                     .complete = done};
-                enqueue(d, b);
-            }
+            *b = (struct dt_buf){.mem = mem, .cap = bytes, .epoch = epoch_of(st),
+                                 .complete = done};
+            enqueue(d, b);
+        } else {
+            atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
         }
         fault(d, st, mem ? "buffer too small for one record" : "buffer_request gave no buffer");
         return NULL;
     }
     struct dt_buf *b = calloc(1, sizeof *b);
     if (!b) {
+        atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
         fault(d, st, "out of memory");
         return NULL;
     }
@@ -422,9 +573,10 @@ static __attribute__((noinline)) void emit_slow(struct dt *d, struct dt_prod *p,
         /* Tracing stopped, paused or restarted meanwhile: return the buffer
          * (unless the tool is gone) and drop the record. */
         atomic_store_explicit(&p->slot, DT_EMPTY, memory_order_release);
-        if (now & DT_FINAL)
+        if (now & DT_FINAL) {
             free(b);
-        else
+            atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
+        } else
             enqueue(d, b);
         return;
     }

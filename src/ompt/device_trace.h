@@ -30,6 +30,14 @@ static inline bool pv_dtrace_any(void)
     return __builtin_expect(atomic_load_explicit(&pv_dtrace_started, memory_order_relaxed) != 0, 0);
 }
 
+/* The tool uses OpenMP 6.0's tracing interface (it looked up a 6.0-only
+ * device entry point): it is told 6.0's data-op kinds and gets 6.0 records. */
+bool pv_dtrace_v60(void);
+
+/* The type a record of `type` (a non-EMI target event) carries: the EMI
+ * number when a 6.0 tool enabled it by that number, else `type`. */
+ompt_callbacks_t pv_dtrace_record_type(int device, ompt_callbacks_t type);
+
 /* Store one record (the caller filled it, times included). */
 void pv_dtrace_emit(int device, const ompt_record_ompt_t *rec);
 

@@ -45,7 +45,13 @@ struct dt {
     int device_num;
     _Atomic unsigned state;
     _Atomic uint64_t types;         /* bit t set: records of ompt_callbacks_t t wanted */
+    _Atomic uint64_t emi_types;     /* bit t set: t was enabled by its EMI number */
     _Atomic uint64_t lost;
+    /* Buffer limits (OpenMP 6.0's ompt_get_buffer_limits): once the tool
+     * asked for them, at most `limit` buffers are outstanding (requested
+     * and not yet handed back); 0: no limit (a 5.1 tool). */
+    _Atomic unsigned limit;
+    _Atomic unsigned outstanding;
     ompt_callback_buffer_request_t request;     /* of the current session */
     ompt_callback_buffer_complete_t complete;
     pthread_mutex_t ctl;            /* start / pause / stop / finalize transitions */
@@ -57,6 +63,7 @@ struct dt {
     pthread_mutex_t qlock;
     pthread_cond_t qcond;           /* work for the helper */
     pthread_cond_t dcond;           /* a marker was passed */
+    pthread_cond_t fcond;           /* a buffer was handed back (limit set) */
     struct dt_buf *qhead, *qtail;
     uint64_t next_marker, done_marker;
     uint64_t passed_marker;         /* newest marker passed inside a callback */
@@ -73,6 +80,12 @@ struct dt *pv_dt_from_handle(ompt_device_t *device);
 void pv_dt_start_helper(struct dt *d);
 /* Collect every producer's buffer and wait until all of it was delivered. */
 void pv_dt_flush(struct dt *d);
+/* The number of buffers a device may have outstanding, and the size it
+ * recommends (ompt_get_buffer_limits). */
+unsigned pv_dt_buffer_limit(void);
+size_t pv_dt_buffer_bytes(void);
+/* A tool looked up a 6.0-only entry point: it is an OpenMP 6.0 tool. */
+void pv_dt_mark_v60(void);
 /* Let the helper thread end (joined unless the caller is the helper). */
 void pv_dt_end_helper(struct dt *d);
 

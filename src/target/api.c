@@ -7,6 +7,7 @@
  * EINVAL / 0).  A device
  * sharing the host's memory has nothing to associate (docs/target.md). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,13 +97,13 @@ PV_EXPORT int omp_target_memcpy(void *dst, const void *src, size_t length, size_
         return EINVAL;
     pv_dev_copy(pv_target_devnum(dst_device_num), (char *)dst + dst_offset,
                 pv_target_devnum(src_device_num),
-                (const char *)src + src_offset, length);
+                (const char *)src + src_offset, length, 0);
     return 0;
 }
 
 static int copy_rect(char *dst, const char *src, size_t elem, int dims, const size_t *volume,
                      const size_t *doff, const size_t *soff, const size_t *ddim,
-                     const size_t *sdim, int ddev, int sdev)
+                     const size_t *sdim, int ddev, int sdev, unsigned flags)
 {
     size_t dslice = elem, sslice = elem, dpos, spos;
     if (dims == 1) {
@@ -112,7 +113,7 @@ static int copy_rect(char *dst, const char *src, size_t elem, int dims, const si
             __builtin_mul_overflow(elem, soff[0], &spos))
             return EINVAL;
         if (len)
-            pv_dev_copy(ddev, dst + dpos, sdev, src + spos, len);
+            pv_dev_copy(ddev, dst + dpos, sdev, src + spos, len, flags);
         return 0;
     }
     for (int i = 1; i < dims; i++)
@@ -124,7 +125,7 @@ static int copy_rect(char *dst, const char *src, size_t elem, int dims, const si
         return EINVAL;
     for (size_t j = 0; j < volume[0]; j++) {
         int r = copy_rect(dst + dpos, src + spos, elem, dims - 1, volume + 1, doff + 1, soff + 1,
-                          ddim + 1, sdim + 1, ddev, sdev);
+                          ddim + 1, sdim + 1, ddev, sdev, flags);
         if (r)
             return r;
         dpos += dslice;
@@ -149,6 +150,40 @@ int pv_target_rect_check(const void *dst, const void *src, int num_dims, const s
     return 0;
 }
 
+/* For a 6.0 tool one transfer_rect event whose source and destination are
+ * OpenMP 6.0's ompt_subvolume_t of each side (bytes: the elements copied);
+ * its rows are not reported again. */
+int pv_target_copy_rect(void *dst, const void *src, size_t element_size, int num_dims,
+                        const size_t *volume, const size_t *dst_offsets,
+                        const size_t *src_offsets, const size_t *dst_dimensions,
+                        const size_t *src_dimensions, int dst_device_num, int src_device_num,
+                        bool async)
+{
+    int ddev = pv_target_devnum(dst_device_num), sdev = pv_target_devnum(src_device_num);
+    int host = pv_target_num_devices();
+    unsigned flags = async ? PV_COPY_ASYNC : 0;
+    if (!pv_ev_on() || !pv_ev_v60() || (ddev == host && sdev == host))
+        return copy_rect(dst, src, element_size, num_dims, volume, dst_offsets, src_offsets,
+                         dst_dimensions, src_dimensions, ddev, sdev, flags);
+    ompt_subvolume_t sv = {src, element_size, (uint64_t)num_dims, volume, src_offsets,
+                           src_dimensions};
+    ompt_subvolume_t dv = {dst, element_size, (uint64_t)num_dims, volume, dst_offsets,
+                           dst_dimensions};
+    size_t bytes = element_size;
+    for (int i = 0; i < num_dims; i++)
+        if (__builtin_mul_overflow(bytes, volume[i], &bytes))
+            bytes = SIZE_MAX;
+    struct pv_op op;
+    pv_ev_data_op_begin(&op,
+                        async ? ompt_target_data_transfer_rect_async
+                              : ompt_target_data_transfer_rect,
+                        &sv, sdev, &dv, ddev, bytes, sdev == host ? ddev : sdev);
+    int r = copy_rect(dst, src, element_size, num_dims, volume, dst_offsets, src_offsets,
+                      dst_dimensions, src_dimensions, ddev, sdev, flags | PV_COPY_QUIET);
+    pv_ev_data_op_end(&op);
+    return r;
+}
+
 PV_EXPORT int omp_target_memcpy_rect(void *dst, const void *src, size_t element_size,
                                      int num_dims, const size_t *volume,
                                      const size_t *dst_offsets, const size_t *src_offsets,
@@ -161,9 +196,9 @@ PV_EXPORT int omp_target_memcpy_rect(void *dst, const void *src, size_t element_
                                  src_device_num);
     if (r)
         return r;
-    return copy_rect(dst, src, element_size, num_dims, volume, dst_offsets, src_offsets,
-                     dst_dimensions, src_dimensions, pv_target_devnum(dst_device_num),
-                     pv_target_devnum(src_device_num));
+    return pv_target_copy_rect(dst, src, element_size, num_dims, volume, dst_offsets,
+                               src_offsets, dst_dimensions, src_dimensions, dst_device_num,
+                               src_device_num, false);
 }
 
 PV_EXPORT int omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,

@@ -11,8 +11,10 @@
  * routine's arrays included), so the caller may reuse them at once.
  *
  * Every device's memory is addressable from the host here, so a fill is a
- * memset wherever the block lives (OpenMP 5.1's OMPT has no data-op kind for
- * it; the flight log records it as a transfer to the device). */
+ * memset wherever the block lives (OMPT: 6.0's memset kinds for a 6.0 tool,
+ * nothing for a 5.1 tool, which has no kind for it; the flight log records
+ * it as a transfer to the device).  The tasks' copies and fills are
+ * reported to a 6.0 tool with the _async kinds. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,6 @@
 #include "runtime/internal.h"
 #include "runtime/task_internal.h"
 #include "target/target.h"
-#include "trace/trace.h"
 
 /* gcc's omp_depend_t: a depend object, two words (address, kind). */
 typedef struct {
@@ -70,7 +71,7 @@ static void copy_task(void *p)
 {
     struct copy_args *a = p;
     if (a->length)   /* none: the task only keeps its place in the dependences */
-        pv_dev_copy(a->dst_dev, a->dst, a->src_dev, a->src, a->length);
+        pv_dev_copy(a->dst_dev, a->dst, a->src_dev, a->src, a->length, PV_COPY_ASYNC);
 }
 
 PV_EXPORT int omp_target_memcpy_async(void *dst, const void *src, size_t length,
@@ -89,11 +90,6 @@ PV_EXPORT int omp_target_memcpy_async(void *dst, const void *src, size_t length,
     return 0;
 }
 
-int omp_target_memcpy_rect(void *dst, const void *src, size_t element_size, int num_dims,
-                           const size_t *volume, const size_t *dst_offsets,
-                           const size_t *src_offsets, const size_t *dst_dimensions,
-                           const size_t *src_dimensions, int dst_device_num, int src_device_num);
-
 /* The rect copy's arrays follow the header in the same block. */
 struct rect_args {
     void *dst;
@@ -107,9 +103,9 @@ static void rect_task(void *p)
 {
     struct rect_args *a = p;
     size_t n = (size_t)a->num_dims;
-    int r = omp_target_memcpy_rect(a->dst, a->src, a->element_size, a->num_dims, a->v,
-                                   a->v + n, a->v + 2 * n, a->v + 3 * n, a->v + 4 * n,
-                                   a->dst_dev, a->src_dev);
+    int r = pv_target_copy_rect(a->dst, a->src, a->element_size, a->num_dims, a->v, a->v + n,
+                                a->v + 2 * n, a->v + 3 * n, a->v + 4 * n, a->dst_dev,
+                                a->src_dev, true);
     if (r)
         pv_warn("omp_target_memcpy_rect_async: the copy failed (%d: sizes overflow)", r);
     free(a->v);
@@ -145,18 +141,19 @@ struct fill_args {
     int val, device;   /* device: -1 for the host */
 };
 
-static void fill(const struct fill_args *a)
+static void fill(const struct fill_args *a, bool async)
 {
     if (!a->count || !a->ptr)
         return;
     if (a->device >= 0)
-        trace_target_data(PVTRACE_TARGET_KIND_TO_DEVICE, a->device, a->count);
-    memset(a->ptr, a->val, a->count);
+        pv_dev_fill(a->device, a->ptr, a->val, a->count, async);
+    else
+        memset(a->ptr, a->val, a->count);
 }
 
 static void fill_task(void *p)
 {
-    fill(p);
+    fill(p, true);
 }
 
 /* An invalid device number fills nothing (libgomp treats it as the host's
@@ -171,7 +168,7 @@ static struct fill_args fill_args(void *ptr, int val, size_t count, int device_n
 PV_EXPORT void *omp_target_memset(void *ptr, int val, size_t count, int device_num)
 {
     struct fill_args a = fill_args(ptr, val, count, device_num);
-    fill(&a);
+    fill(&a, false);
     return ptr;
 }
 

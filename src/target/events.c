@@ -63,7 +63,8 @@ static void target_record(struct pv_tctx *c, ompt_scope_endpoint_t ep)
     if (!traced(c->device, ompt_callback_target))
         return;
     ompt_record_ompt_t r = {0};
-    record_header(&r, ompt_callback_target, pv_dtrace_now(), c->target_id);
+    record_header(&r, pv_dtrace_record_type(c->device, ompt_callback_target), pv_dtrace_now(),
+                  c->target_id);
     r.record.target = (ompt_record_target_t){
         .kind = c->kind,
         .endpoint = ep,
@@ -155,19 +156,30 @@ void pv_ev_data_op_begin(struct pv_op *op, ompt_target_data_op_t optype, void *s
     op->t0 = pv_dtrace_now();
 }
 
+/* A transfer_rect's callbacks get pointers to ompt_subvolume_t, which do
+ * not outlive the copy: its record carries the subvolumes' base addresses. */
+static void *record_addr(const struct pv_op *op, void *addr)
+{
+    if (addr && (op->optype == ompt_target_data_transfer_rect ||
+                 op->optype == ompt_target_data_transfer_rect_async))
+        return (void *)((const ompt_subvolume_t *)addr)->base;
+    return addr;
+}
+
 void pv_ev_data_op_end(struct pv_op *op)
 {
     uint64_t t1 = pv_dtrace_now();
     struct pv_tctx *c = op->ctx;
     if (traced(op->device, ompt_callback_target_data_op)) {
         ompt_record_ompt_t r = {0};
-        record_header(&r, ompt_callback_target_data_op, op->t0, c ? c->target_id : 0);
+        record_header(&r, pv_dtrace_record_type(op->device, ompt_callback_target_data_op), op->t0,
+                      c ? c->target_id : 0);
         r.record.target_data_op = (ompt_record_target_data_op_t){
             .host_op_id = op->host_op_id,
             .optype = op->optype,
-            .src_addr = op->src,
+            .src_addr = record_addr(op, op->src),
             .src_device_num = op->src_dev,
-            .dest_addr = op->dst,
+            .dest_addr = record_addr(op, op->dst),
             .dest_device_num = op->dst_dev,
             .bytes = op->bytes,
             .end_time = t1,
@@ -209,7 +221,8 @@ void pv_ev_submit_end(struct pv_op *op, unsigned granted)
     struct pv_tctx *c = op->ctx;
     if (traced(op->device, ompt_callback_target_submit)) {
         ompt_record_ompt_t r = {0};
-        record_header(&r, ompt_callback_target_submit, op->t0, c ? c->target_id : 0);
+        record_header(&r, pv_dtrace_record_type(op->device, ompt_callback_target_submit), op->t0,
+                      c ? c->target_id : 0);
         r.record.target_kernel = (ompt_record_target_kernel_t){
             .host_op_id = op->host_op_id,
             .requested_num_teams = op->requested,

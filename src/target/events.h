@@ -11,6 +11,7 @@
 #ifndef PV_TARGET_EVENTS_H
 #define PV_TARGET_EVENTS_H
 
+#include "ompt/device_trace.h"
 #include "ompt/ompt.h"
 #include "target/target.h"
 
@@ -42,6 +43,23 @@ struct pv_op {
 static inline bool pv_ev_on(void)
 {
     return pv_ompt_tool();
+}
+
+/* The tool uses OpenMP 6.0's interface (ompt/device_trace.h): 6.0's
+ * data-op kinds (transfer, memset, transfer_rect and their async forms). */
+static inline bool pv_ev_v60(void)
+{
+    return pv_dtrace_v60();
+}
+
+/* The kind of a copy as the tool is told it: 6.0's transfer(_async) for a
+ * 6.0 tool; for a 5.1 tool to_device or from_device (5.1's _async forms
+ * were never sent: kept). */
+static inline ompt_target_data_op_t pv_ev_transfer_kind(bool to_device, bool async)
+{
+    if (pv_ev_v60())
+        return async ? ompt_target_data_transfer_async : ompt_target_data_transfer;
+    return to_device ? ompt_target_data_transfer_to_device : ompt_target_data_transfer_from_device;
 }
 
 /* The target task being executed on this thread (nowait), or NULL. */

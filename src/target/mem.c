@@ -74,7 +74,7 @@ void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size)
     trace_target_data(PVTRACE_TARGET_KIND_TO_DEVICE, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
-        pv_ev_data_op_begin(&op, ompt_target_data_transfer_to_device, (void *)host, host_dev(),
+        pv_ev_data_op_begin(&op, pv_ev_transfer_kind(true, false), (void *)host, host_dev(),
                             dev, d->num, size, d->num);
         memcpy(dev, host, size);
         pv_ev_data_op_end(&op);
@@ -88,7 +88,7 @@ void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size)
     trace_target_data(PVTRACE_TARGET_KIND_FROM_DEVICE, d->num, size);
     if (pv_ev_on()) {
         struct pv_op op;
-        pv_ev_data_op_begin(&op, ompt_target_data_transfer_from_device, (void *)dev, d->num,
+        pv_ev_data_op_begin(&op, pv_ev_transfer_kind(false, false), (void *)dev, d->num,
                             host, host_dev(), size, d->num);
         memcpy(host, dev, size);
         pv_ev_data_op_end(&op);
@@ -99,7 +99,8 @@ void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size)
 
 /* omp_target_memcpy: every device's memory is addressable here, so a copy
  * is a memmove-free memcpy; the event says which way it went. */
-void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t size)
+void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t size,
+                 unsigned flags)
 {
     int host = host_dev();
     if (dst_dev != host || src_dev != host)
@@ -107,15 +108,31 @@ void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t si
                           : dst_dev == host ? PVTRACE_TARGET_KIND_FROM_DEVICE
                                             : PVTRACE_TARGET_KIND_DEVICE_TO_DEVICE,
                           src_dev == host ? dst_dev : src_dev, size);
-    if (!pv_ev_on() || (dst_dev == host && src_dev == host)) {
+    if (!pv_ev_on() || (flags & PV_COPY_QUIET) || (dst_dev == host && src_dev == host)) {
         memcpy(dst, src, size);
         return;
     }
-    ompt_target_data_op_t t = src_dev == host ? ompt_target_data_transfer_to_device
-                                              : ompt_target_data_transfer_from_device;
+    ompt_target_data_op_t t = pv_ev_transfer_kind(src_dev == host, flags & PV_COPY_ASYNC);
     int traced_dev = src_dev == host ? dst_dev : src_dev;
     struct pv_op op;
     pv_ev_data_op_begin(&op, t, (void *)src, src_dev, dst, dst_dev, size, traced_dev);
     memcpy(dst, src, size);
+    pv_ev_data_op_end(&op);
+}
+
+/* omp_target_memset(_async) on a device: OpenMP 6.0's memset kinds, for a
+ * 6.0 tool only (5.1 has no kind for a fill; the flight log records it as
+ * a transfer to the device).  The source is none: NULL on the device. */
+void pv_dev_fill(int device, void *ptr, int val, size_t count, bool async)
+{
+    trace_target_data(PVTRACE_TARGET_KIND_TO_DEVICE, device, count);
+    if (!pv_ev_on() || !pv_ev_v60()) {
+        memset(ptr, val, count);
+        return;
+    }
+    struct pv_op op;
+    pv_ev_data_op_begin(&op, async ? ompt_target_data_memset_async : ompt_target_data_memset,
+                        NULL, device, ptr, device, count, device);
+    memset(ptr, val, count);
     pv_ev_data_op_end(&op);
 }

@@ -144,8 +144,23 @@ void pv_dev_free(struct pv_device *d, void *mem, void *dev_addr, size_t size);
 void pv_dev_share(struct pv_device *d, ompt_target_data_op_t optype, uintptr_t host, size_t size);
 void pv_dev_to(struct pv_device *d, void *dev, const void *host, size_t size);
 void pv_dev_from(struct pv_device *d, void *host, const void *dev, size_t size);
-/* Copy between devices (-1: the initial device), as omp_target_memcpy does. */
-void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t size);
+/* Copy between devices (-1: the initial device), as omp_target_memcpy does.
+ * flags: PV_COPY_ASYNC (an _async routine's task: 6.0 tools are told
+ * transfer_async), PV_COPY_QUIET (part of a copy already reported: no OMPT
+ * event). */
+enum { PV_COPY_ASYNC = 1u, PV_COPY_QUIET = 2u };
+void pv_dev_copy(int dst_dev, void *dst, int src_dev, const void *src, size_t size,
+                 unsigned flags);
+/* omp_target_memset(_async) of `count` bytes of device `device`'s memory. */
+void pv_dev_fill(int device, void *ptr, int val, size_t count, bool async);
+/* omp_target_memcpy_rect(_async)'s copy (arguments checked): one OMPT
+ * transfer_rect event for a 6.0 tool, a transfer per contiguous run for a
+ * 5.1 tool. */
+int pv_target_copy_rect(void *dst, const void *src, size_t element_size, int num_dims,
+                        const size_t *volume, const size_t *dst_offsets,
+                        const size_t *src_offsets, const size_t *dst_dimensions,
+                        const size_t *src_dimensions, int dst_device_num, int src_device_num,
+                        bool async);
 
 /* ------------------------------------------------------ map processing */
 /* One construct's list items, in gcc's encoding (16-bit kinds). */
