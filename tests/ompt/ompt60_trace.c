@@ -26,21 +26,8 @@
 
 #include "pvomp_check.h"
 
-/* The routines of GCC 13-16 (gcc 12's omp.h has none): NAME@VER, called as
- * NAME_v (tests/omp/abi_gcc16.c binds them the same way). */
-#define VREF(ret, name, ver, params) \
-    ret name##_v params;             \
-    __asm__(".symver " #name "_v, " #name "@" ver)
-VREF(int, omp_target_memcpy_async, "OMP_5.1.1",
-     (void *dst, const void *src, size_t len, size_t doff, size_t soff, int ddev, int sdev,
-      int ndeps, omp_depend_t *deps));
-VREF(int, omp_target_memcpy_rect_async, "OMP_5.1.1",
-     (void *dst, const void *src, size_t elem, int dims, const size_t *volume,
-      const size_t *doffs, const size_t *soffs, const size_t *ddims, const size_t *sdims,
-      int ddev, int sdev, int ndeps, omp_depend_t *deps));
-VREF(void *, omp_target_memset, "GOMP_6.0.1", (void *ptr, int val, size_t n, int dev));
-VREF(void *, omp_target_memset_async, "GOMP_6.0.1",
-     (void *ptr, int val, size_t n, int dev, int ndeps, omp_depend_t *deps));
+/* The routines of GCC 13-16 (gcc 12's omp.h has none), called as NAME_v. */
+#include "gcc16_refs.h"
 
 /* 6.0's EMI records overlay 5.1's records of the same events. */
 _Static_assert(offsetof(ompt_record_ompt_t, record.target_emi) ==
