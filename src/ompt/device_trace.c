@@ -211,7 +211,8 @@ static struct dt_buf *dequeue(struct dt *d)
     return b;
 }
 
-/* A buffer is back with the tool: one more may be requested. */
+/* A buffer is back with the tool (delivered, or given up before any record
+ * went into it): one more may be requested; waiters at the limit look again. */
 static void buffer_returned(struct dt *d)
 {
     atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
@@ -540,14 +541,14 @@ static struct dt_buf *request_buffer(struct dt *d, unsigned st)
                                  .complete = done};
             enqueue(d, b);
         } else {
-            atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
+            buffer_returned(d);
         }
         fault(d, st, mem ? "buffer too small for one record" : "buffer_request gave no buffer");
         return NULL;
     }
     struct dt_buf *b = calloc(1, sizeof *b);
     if (!b) {
-        atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
+        buffer_returned(d);
         fault(d, st, "out of memory");
         return NULL;
     }
@@ -575,7 +576,7 @@ static __attribute__((noinline)) void emit_slow(struct dt *d, struct dt_prod *p,
         atomic_store_explicit(&p->slot, DT_EMPTY, memory_order_release);
         if (now & DT_FINAL) {
             free(b);
-            atomic_fetch_sub_explicit(&d->outstanding, 1, memory_order_release);
+            buffer_returned(d);
         } else
             enqueue(d, b);
         return;
