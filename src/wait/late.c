@@ -41,8 +41,17 @@ static uint64_t gap_ns = 200000;   /* off-CPU gap that counts (rule 2; rule 1 lo
 static uint64_t late_ns = 0;       /* age of a wait before rule 1 (0: rule 1 off) */
 static uint64_t peek_ns = 50000;   /* interval of rule 1's looks */
 static uint64_t yield_ns = 50000;  /* a sched_yield this often, from this age on (0: never) */
+/* After a yield that came back within `back` (nobody took the CPU for long:
+ * nothing was queued, or what ran yields in turn, as a polling MPI rank
+ * does), the next comes after `fast` instead: handing the CPU over is cheap
+ * and lets the other task progress.  A yield that took a slice (a busy
+ * co-runner ran) keeps the `yield` interval.  fast 0: always `yield`. */
+static uint64_t fast_ns = 0;
+static uint64_t back_ns = 100000;
+/* How long this thread's last rule-2 yield kept it off its CPU. */
+static __thread uint64_t last_yield_ns __attribute__((tls_model("initial-exec")));
 
-/* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US"
+/* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US,fast=US,back=US"
  * (":" may stand for ",", so that a value fits where commas separate). */
 void pv_late_configure(void)
 {
@@ -72,6 +81,10 @@ void pv_late_configure(void)
             peek_ns = us * 1000;
         else if (!strcmp(key, "yield"))
             yield_ns = us * 1000;
+        else if (!strcmp(key, "fast"))
+            fast_ns = us * 1000;
+        else if (!strcmp(key, "back"))
+            back_ns = us * 1000;
         else
             goto bad;
         p += n;
@@ -83,7 +96,7 @@ void pv_late_configure(void)
     return;
 bad:
     pv_warn("PVOMP_WAIT_ADAPT='%s' is not 0, 1 or 1,key=microseconds,... (keys gap, late, "
-            "peek, yield); using the defaults from where it stopped", v);
+            "peek, yield, fast, back); using the defaults from where it stopped", v);
 }
 
 /* Rule 2: a teammate that is not waiting last ran on this CPU. */
@@ -158,9 +171,11 @@ enum pv_late_why pv_late_check(struct pv_late *l)
      * now, and this waiter stays runnable, so no wake-up is needed. */
     if (gap > gap_ns || (yield_ns && now >= l->next_yield_ns) || teammate_behind()) {
         sched_yield();
-        now = pv_monotonic_ns();
-        l->next_yield_ns = now + yield_ns;
-        l->last_ns = now;
+        uint64_t back = pv_monotonic_ns();
+        last_yield_ns = back - now;
+        bool quick = fast_ns && last_yield_ns < back_ns;
+        l->next_yield_ns = back + (quick ? fast_ns : yield_ns);
+        l->last_ns = back;
     }
     return PV_LATE_SPIN;
 }

@@ -4,6 +4,7 @@
 #define PVOMP_OMP_TEST_H
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,18 +16,32 @@ static inline long test_gettid(void)
 
 /* The calling thread's voluntary context switches so far: its futex sleeps
  * (a sched_yield that hands the CPU over counts as an involuntary one). */
-static inline long test_voluntary_switches(void)
+static inline long test_switches(const char *field)
 {
     char line[256];
-    long n = -1;
+    long n = -1, v;
+    size_t len = strlen(field);
     FILE *f = fopen("/proc/thread-self/status", "r");
     CHECK(f != NULL);
     while (fgets(line, sizeof line, f))
-        if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+        if (!strncmp(line, field, len) && sscanf(line + len, ": %ld", &v) == 1) {
+            n = v;
             break;
+        }
     fclose(f);
     CHECK(n >= 0);
     return n;
+}
+
+static inline long test_voluntary_switches(void)
+{
+    return test_switches("voluntary_ctxt_switches");
+}
+
+/* ... and its involuntary ones: preemptions, and yields that handed the CPU over. */
+static inline long test_involuntary_switches(void)
+{
+    return test_switches("nonvoluntary_ctxt_switches");
 }
 
 /* A short busy delay that the compiler cannot remove; used to make threads
