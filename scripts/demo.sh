@@ -4,7 +4,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$here/build}
-bash "$here/scripts/setup.sh" "$build"
+bash "$here/scripts/setup.sh" --demo "$build" # the runtime and the two tools only
 
 out=$build/demo
 mkdir -p "$out"

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # Install what pvomp needs on a fresh Debian 12 machine (as root), then build.
-# Usage: scripts/setup.sh [build-dir]
+# Usage: scripts/setup.sh [--demo] [build-dir]
+#   --demo: only what the demo runs (the runtime, pvomp-run, pvomp-trace) and
+#           the packages they need; no tests, benchmarks or tracker.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+demo=0
+if [ "${1:-}" = --demo ]; then
+  demo=1
+  shift
+fi
 build=${1:-$here/build}
 
+demo_packages=(
+  build-essential cmake python3 pkg-config              # the runtime
+  libdw-dev                                             # pvomp-trace names code (symbols, lines)
+)
 packages=(
   build-essential cmake python3 pkg-config git
   clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev   # eBPF phantom tracker
@@ -17,6 +28,9 @@ packages=(
   libdw-dev                                             # pvomp-trace names code (symbols, lines)
   openmpi-bin libopenmpi-dev                            # merged logs of MPI ranks (trace_names_mpi)
 )
+if ((demo)); then
+  packages=("${demo_packages[@]}")
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -31,5 +45,17 @@ if ((${#missing[@]})); then
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPVOMP_WERROR=ON >/dev/null
-cmake --build "$build" -j"$(nproc)"
+if ((demo)); then
+  # A build directory configured before (with its tests) keeps its settings;
+  # a new one is configured without tests.  Either way only the demo's
+  # targets are built.
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPVOMP_WERROR=ON \
+      -DPVOMP_TESTS=OFF >/dev/null
+  fi
+  cmake --build "$build" -j"$(nproc)" --target pvomp pvomp-run pvomp-trace
+else
+  cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPVOMP_WERROR=ON \
+    -DPVOMP_TESTS=ON >/dev/null
+  cmake --build "$build" -j"$(nproc)"
+fi
