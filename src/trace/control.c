@@ -27,20 +27,14 @@
 #include "base/compiler.h"
 #include "base/message.h"
 #include "trace/held.h"
+#include "trace/registry.h"
 #include "trace/trace.h"
 
-#define DEFAULT_BUFSIZE (4u << 20)
 #define MIN_BUFSIZE 4096u
 #define MAX_BUFSIZE (1u << 30)
 #define MIN_MAX (64u << 10) /* PVOMP_TRACE_MAX: room for the log's own records */
-#define DEFAULT_BUDGET (16u << 20) /* PVOMP_TRACE_BUFFER */
 #define MIN_BUDGET (1u << 20)
-#define DEFAULT_RING (64u << 20)   /* PVOMP_TRACE_RING */
 #define MIN_RING (1u << 20)
-
-struct pv_trace_config pv_trace_cfg = { NULL, DEFAULT_BUFSIZE, 100, true, 0, false, DEFAULT_RING, 0,
-                                        DEFAULT_BUDGET };
-_Atomic int pv_trace_on;
 
 struct pattern {
     char *glob;
@@ -156,7 +150,7 @@ static bool parse_ring(const char *s, uint64_t *bytes, uint64_t *ns)
 {
     char *copy = strdup(s), *save = NULL;
     bool ok = copy != NULL, got_bytes = false, got_ns = false;
-    *bytes = DEFAULT_RING;
+    *bytes = PV_TRACE_DEFAULT_RING;
     *ns = 0;
     for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; ok && tok;
          tok = strtok_r(NULL, ",", &save)) {
@@ -177,7 +171,7 @@ static bool parse_ring(const char *s, uint64_t *bytes, uint64_t *ns)
     }
     free(copy);
     if (!ok || (!got_bytes && !got_ns)) {
-        *bytes = DEFAULT_RING;
+        *bytes = PV_TRACE_DEFAULT_RING;
         *ns = 0;
         return false;
     }

@@ -20,8 +20,9 @@
  * renamed, so a reader never sees half of one.
  *
  * Who touches what: only the writer thread changes the store, the stream
- * table, meta and the rings' tails, and only between pv_trace_flight_hold()
- * and _release() (writer.c holds it for a whole pass).  The crash handler
+ * table, meta and the rings' tails, and only between flight_hold()
+ * and _release() (the writer's pass is between begin_pass and end_pass, which hold and
+ * release it).  The crash handler
  * runs on the crashing thread: it sets `frozen`, then waits until `busy` is
  * 0; a writer that holds after that sees `frozen` and waits until the
  * snapshot is written (store then load on both sides, seq_cst: either the
@@ -38,6 +39,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +48,9 @@
 #include "base/alloc.h"
 #include "base/clock.h"
 #include "base/message.h"
+#include "trace/doorbell.h"
+#include "trace/registry.h"
+#include "trace/sink.h"
 #include "trace/trace.h"
 
 #define CHUNK_HDR PV_TRACE_CHUNK_HDR
@@ -83,7 +88,7 @@ static struct sigaction old_act[65];
 static const int crash_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
 
 /* ------------------------------------------------------------ recorder */
-void pv_trace_flight_hold(void)
+static void flight_hold(void)
 {
     atomic_store_explicit(&busy, 1, memory_order_seq_cst);
     while (atomic_load_explicit(&frozen, memory_order_seq_cst)) {
@@ -95,7 +100,7 @@ void pv_trace_flight_hold(void)
     }
 }
 
-void pv_trace_flight_release(void)
+static void flight_release(void)
 {
     atomic_store_explicit(&busy, 0, memory_order_release);
 }
@@ -170,7 +175,7 @@ static void add_entry(const uint8_t *hdr, const uint8_t *data, uint64_t len)
 
 /* Writer thread, held: one chunk (header, `len` bytes of records), cut at
  * record boundaries into entries of at most max_piece bytes. */
-void pv_trace_flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len)
+static void flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len)
 {
     uint8_t h[CHUNK_HDR];
     memcpy(h, hdr, CHUNK_HDR);
@@ -191,7 +196,7 @@ void pv_trace_flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len
     }
 }
 
-void pv_trace_flight_meta(const void *bytes, size_t len)
+static void flight_meta(const void *bytes, size_t len)
 {
     pv_trace_buf_put(&meta, bytes, len);
 }
@@ -371,7 +376,7 @@ static void on_snapshot_signal(int sig)
     int e = errno;
     (void)sig;
     atomic_fetch_add_explicit(&snap_req, 1, memory_order_relaxed);
-    pv_trace_writer_wake(); /* an atomic add and at most a futex call */
+    pv_trace_doorbell_ring(); /* an atomic add and at most a futex call */
     errno = e;
 }
 
@@ -465,7 +470,7 @@ static unsigned long first_free_number(const char *path)
     return max;
 }
 
-bool pv_trace_flight_start(const void *preamble, size_t len)
+static bool flight_start(const void *preamble, size_t len)
 {
     long page = sysconf(_SC_PAGESIZE);
     store_size = (pv_trace_cfg.ring_bytes + (uint64_t)page - 1) & ~((uint64_t)page - 1);
@@ -479,7 +484,7 @@ bool pv_trace_flight_start(const void *preamble, size_t len)
     max_piece = store_size / 4;
     struct stat st;
     not_a_file = stat(pv_trace_cfg.path, &st) == 0 && !S_ISREG(st.st_mode);
-    pv_trace_flight_meta(preamble, len);
+    flight_meta(preamble, len);
     snap_number = first_free_number(pv_trace_cfg.path);
 
     struct sigaction sa;
@@ -496,7 +501,7 @@ bool pv_trace_flight_start(const void *preamble, size_t len)
     return true;
 }
 
-uint64_t pv_trace_flight_requested(void)
+static uint64_t flight_requested(void)
 {
     return atomic_load_explicit(&snap_req, memory_order_relaxed);
 }
@@ -504,7 +509,7 @@ uint64_t pv_trace_flight_requested(void)
 /* Writer thread, after a pass that started once `requested` signals had
  * come: one snapshot for them all (signals while it is written are served
  * by the next one). */
-void pv_trace_flight_serve(uint64_t requested)
+static void flight_serve(uint64_t requested)
 {
     if (requested == snap_done)
         return;
@@ -516,9 +521,9 @@ void pv_trace_flight_serve(uint64_t requested)
         n = str_copy(path, n, sizeof path, ".");
         num_copy(path, n, sizeof path, snap_number);
     }
-    pv_trace_flight_hold();
+    flight_hold();
     bool ok = write_snapshot(path, "signal", snap_number, false);
-    pv_trace_flight_release();
+    flight_release();
     if (ok)
         pv_note("trace: snapshot %lu written to %s", snap_number, path);
     else
@@ -527,7 +532,7 @@ void pv_trace_flight_serve(uint64_t requested)
 
 /* In the child of a fork: not traced, and the recorder (a copy of the
  * parent's) must never be written over the parent's snapshots. */
-void pv_trace_flight_forget(void)
+static void flight_forget(void)
 {
     if (!store)
         return;
@@ -546,13 +551,69 @@ void pv_trace_flight_forget(void)
 }
 
 /* At exit, after the writer's final pass: the snapshot at PVOMP_TRACE. */
-void pv_trace_flight_stop(void)
+static void flight_stop(void)
 {
-    pv_trace_flight_hold();
+    flight_hold();
     atomic_store(&stopped, 1); /* a crash from here on has nothing more to add */
     bool ok = write_snapshot(pv_trace_cfg.path, "exit", 0, false);
-    pv_trace_flight_release();
+    flight_release();
     if (!ok)
         pv_warn("trace: the exit snapshot: cannot write %s (%s)", pv_trace_cfg.path,
                 strerror(errno));
 }
+
+/* ---------------------------------------------------------- the sink */
+static uint64_t pass_requests; /* snapshot requests before the pass began */
+
+static void flight_begin_pass(void)
+{
+    pass_requests = flight_requested();
+    flight_hold();
+}
+
+static void flight_put_chunks(struct iovec *iov, int k)
+{
+    for (int j = 0; j + 1 < k; j += 2)
+        flight_chunk(iov[j].iov_base, iov[j + 1].iov_base, iov[j + 1].iov_len);
+}
+
+static void flight_end_pass(bool final)
+{
+    flight_release();
+    if (!final)
+        flight_serve(pass_requests); /* SIGUSR2: a snapshot of what is in by now */
+}
+
+static void flight_wait(void)
+{
+    /* Nothing goes to a file between snapshots. */
+}
+
+static uint64_t flight_size(void)
+{
+    return 0; /* PVOMP_TRACE_MAX does not apply to ring mode (control.c) */
+}
+
+static void flight_close(uint64_t streams, uint64_t chunks)
+{
+    (void)streams; /* the snapshot counts its own */
+    (void)chunks;
+    flight_stop();
+}
+
+static void flight_discard(void)
+{
+}
+
+const struct pv_trace_sink pv_trace_flight_sink = {
+    .open = flight_start,
+    .begin_pass = flight_begin_pass,
+    .put_meta = flight_meta,
+    .put_chunks = flight_put_chunks,
+    .end_pass = flight_end_pass,
+    .wait = flight_wait,
+    .size = flight_size,
+    .close = flight_close,
+    .discard = flight_discard,
+    .forget = flight_forget,
+};

@@ -41,7 +41,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/message.h"
+#include "trace/sink.h"
+#include "trace/spawn.h"
 #include "trace/trace.h"
 
 #define ALIGN 4096u
@@ -290,7 +293,7 @@ static bool direct_start(void)
     return true;
 }
 
-bool pv_trace_log_open(const char *path)
+static bool log_open(const char *path)
 {
     /* A log closed before (the writer stopped) leaves no state behind. */
     end_off = 0;
@@ -313,12 +316,12 @@ bool pv_trace_log_open(const char *path)
     return true;
 }
 
-bool pv_trace_log_failed(void)
+static bool log_failed(void)
 {
     return atomic_load(&failed);
 }
 
-uint64_t pv_trace_log_size(void)
+static uint64_t log_size(void)
 {
     return end_off;
 }
@@ -339,7 +342,7 @@ static void put_buffered(struct iovec *iov, int n)
 }
 
 /* Appends the bytes of iov[0..n) to the log; iov may be changed. */
-void pv_trace_log_put(struct iovec *iov, int n)
+static void log_put(struct iovec *iov, int n)
 {
     if (direct_fd < 0) {
         put_buffered(iov, n);
@@ -363,7 +366,7 @@ void pv_trace_log_put(struct iovec *iov, int n)
 
 /* The end of a writer pass: what was put goes to the file (queued, when
  * writing direct). */
-void pv_trace_log_sync(void)
+static void log_sync(void)
 {
     if (direct_fd < 0 || atomic_load(&failed))
         return;
@@ -372,7 +375,7 @@ void pv_trace_log_sync(void)
 }
 
 /* Returns when the I/O thread has written everything queued. */
-void pv_trace_log_wait(void)
+static void log_wait(void)
 {
     if (direct_fd < 0)
         return;
@@ -382,7 +385,7 @@ void pv_trace_log_wait(void)
     pthread_mutex_unlock(&io_lock);
 }
 
-void pv_trace_log_close(void)
+static void log_close(void)
 {
     if (direct_fd >= 0) {
         /* The last bytes go as they are: no fresh buffer after them. */
@@ -410,7 +413,7 @@ void pv_trace_log_close(void)
 
 /* In a forked child: there is no I/O thread, and the descriptors are the
  * parent's business. */
-void pv_trace_log_forget(void)
+static void log_forget(void)
 {
     if (direct_fd >= 0)
         close(direct_fd);
@@ -423,3 +426,67 @@ void pv_trace_log_forget(void)
     pthread_cond_init(&io_work, NULL);
     pthread_cond_init(&io_done, NULL);
 }
+
+/* ---------------------------------------------------------- the sink */
+static bool file_open(const void *preamble, size_t len)
+{
+    if (!log_open(pv_trace_cfg.path)) {
+        pv_warn("PVOMP_TRACE=%s: cannot create the file (%s); not tracing", pv_trace_cfg.path,
+                strerror(errno));
+        return false;
+    }
+    struct iovec iov = { (void *)preamble, len };
+    log_put(&iov, 1);
+    log_sync();
+    if (log_failed()) {
+        log_close();
+        return false;
+    }
+    return true;
+}
+
+static void file_begin_pass(void)
+{
+}
+
+static void file_put_meta(const void *bytes, size_t len)
+{
+    struct iovec m = { (void *)bytes, len };
+    log_put(&m, 1);
+}
+
+static void file_end_pass(bool final)
+{
+    (void)final;
+    log_sync();
+}
+
+/* The end: records the writer counted as lost, then the end record. */
+static void file_close(uint64_t streams, uint64_t chunks)
+{
+    struct pv_trace_buf tail = { 0 };
+    uint64_t lost = atomic_exchange_explicit(&pv_trace_lost, 0, memory_order_relaxed);
+    uint64_t ts = pv_trace_now();
+    uint32_t pid = (uint32_t)getpid();
+    if (lost)
+        pv_trace_buf_event(&tail, PVOMP_TRACE_DROPPED_ID, ts, 0, "u", lost);
+    pv_trace_buf_event(&tail, PV_TRACE_EV_pvtrace_end, ts, pid, "uuuu", streams, chunks,
+                       log_size(), pv_monotonic_ns());
+    struct iovec iov = { tail.p, tail.len };
+    log_put(&iov, 1);
+    free(tail.p);
+    log_close();
+}
+
+const struct pv_trace_sink pv_trace_file_sink = {
+    .open = file_open,
+    .begin_pass = file_begin_pass,
+    .put_meta = file_put_meta,
+    .put_chunks = log_put,
+    .end_pass = file_end_pass,
+    .wait = log_wait,
+    .size = log_size,
+    .close = file_close,
+    .discard = log_close,
+    .forget = log_forget,
+};

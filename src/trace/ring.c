@@ -10,7 +10,9 @@
 
 #include "base/linux.h"
 #include "base/message.h"
+#include "trace/doorbell.h"
 #include "trace/held.h"
+#include "trace/registry.h"
 #include "trace/trace.h"
 
 __thread struct pv_trace_ring *pv_trace_tls __attribute__((tls_model("initial-exec")));
@@ -35,7 +37,7 @@ static void ring_thread_exit(void *p)
     /* Release: every record committed before is visible to the writer that
      * sees `closed` (it reads `committed` after `closed`). */
     atomic_store_explicit(&r->closed, 1, memory_order_release);
-    pv_trace_writer_wake();
+    pv_trace_doorbell_ring();
 }
 
 static void ring_key_create(void)
@@ -140,7 +142,7 @@ void pv_trace_kick(struct pv_trace_ring *r)
     /* Every time a quarter of the ring fills up, not once: the next
      * threshold is the next multiple of a quarter above `head`. */
     r->next_kick = (r->head | (quarter - 1)) + 1;
-    pv_trace_writer_wake();
+    pv_trace_doorbell_ring();
 }
 
 /* The event is not recorded (the log is closing: pv_trace_on is 0, or it
@@ -167,7 +169,7 @@ static uint8_t *drop(struct pv_trace_ring *r)
         r->limit = 0;
         r->held_limit = 0;
         if (before == 0)
-            pv_trace_writer_wake();
+            pv_trace_doorbell_ring();
         pv_trace_give_up(r); /* not in flight any more (the count is in r->dropped) */
     } else {
         atomic_fetch_add_explicit(&pv_trace_lost, 1, memory_order_relaxed);
@@ -262,4 +264,20 @@ PV_EXPORT void *pvomp_trace_begin(uint64_t id, uint32_t size, uint32_t extra)
 PV_EXPORT void pvomp_trace_commit(void)
 {
     pv_trace_commit();
+}
+
+uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len)
+{
+    uint64_t n = 0;
+    for (uint64_t off = 0; off + PVOMP_TRACE_EVENT_HDR <= len; off += pv_trace_rec_len(p + off)) {
+        uint64_t id = pv_trace_rec_id(p + off);
+        if (id == PVOMP_TRACE_DROPPED_ID) {
+            uint64_t d;
+            memcpy(&d, p + off + PVOMP_TRACE_EVENT_HDR, 8);
+            n += d;
+        } else if (id != PVOMP_TRACE_CUT_ID) {
+            n++;
+        }
+    }
+    return n;
 }

@@ -172,6 +172,11 @@ static inline void pv_trace_commit(void)
 }
 
 /* control.c */
+/* The settings' defaults (config.c); PVOMP_TRACE_* change them (control.c). */
+#define PV_TRACE_DEFAULT_BUFSIZE (4u << 20) /* per thread */
+#define PV_TRACE_DEFAULT_RING (64u << 20)   /* PVOMP_TRACE_RING */
+#define PV_TRACE_DEFAULT_BUDGET (16u << 20) /* PVOMP_TRACE_BUFFER */
+
 struct pv_trace_config {
     char *path;                /* PVOMP_TRACE, NULL when tracing is off */
     uint64_t bufsize;          /* per-thread ring size, bytes (power of two) */
@@ -183,7 +188,7 @@ struct pv_trace_config {
     uint64_t ring_ns;          /* ... and at most this long (0: no time bound) */
     uint64_t budget;           /* PVOMP_TRACE_BUFFER: all threads' rings together */
 };
-extern struct pv_trace_config pv_trace_cfg PV_HIDDEN;
+extern struct pv_trace_config pv_trace_cfg PV_HIDDEN; /* config.c */
 void pv_trace_init(void) PV_HIDDEN;
 void pv_trace_flush_all(void) PV_HIDDEN;
 void pv_trace_set_all(uint8_t *state, const struct pvomp_trace_event_desc *d, unsigned n)
@@ -218,52 +223,21 @@ static inline uint64_t pv_trace_rec_id(const uint8_t *rec)
  * prefaults them. */
 uint8_t *pv_trace_map_twice(uint64_t size, bool populate) PV_HIDDEN;
 
-/* writer.c */
-/* The events among the records at p (len bytes of one thread's stream): a
- * dropped record counts what it says, pvtrace_cut records are not events. */
+/* ring.c: the events among the records at p (len bytes of one thread's
+ * stream): a dropped record counts what it says, pvtrace_cut records are not
+ * events. */
 uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len) PV_HIDDEN;
-/* The newest ring of the registry (the list goes on through ->next); for
- * the crash handler, which takes no lock (flight.c says why it may walk it). */
-struct pv_trace_ring *pv_trace_registry_head(void) PV_HIDDEN;
-/* Declarations queued for the writer's next pass (for the crash handler). */
-void pv_trace_meta_pending(const uint8_t **p, size_t *len) PV_HIDDEN;
+
+/* writer.c: the writer thread; its sink (sink.h), its registry (registry.h)
+ * and its doorbell (doorbell.h) are below it. */
 bool pv_trace_writer_start(void) PV_HIDDEN;
 void pv_trace_writer_stop(void) PV_HIDDEN;      /* final drain, end record, close */
 void pv_trace_writer_flush(void) PV_HIDDEN;     /* drain everything committed so far */
-void pv_trace_writer_wake(void) PV_HIDDEN;
 void pv_trace_writer_forget(void) PV_HIDDEN;    /* in a fork child */
-int pv_trace_spawn(pthread_t *t, void *(*fn)(void *), const char *name) PV_HIDDEN;
-void pv_trace_registry_add(struct pv_trace_ring *r) PV_HIDDEN;
-/* Queue records (mapping + declaration) that the writer must put in the file
- * before any chunk committed after this call. */
-void pv_trace_meta_append(const void *bytes, size_t len) PV_HIDDEN;
 
-/* flight.c: ring mode.  The writer puts chunks and the log's own records
- * into an in-memory recorder instead of the file, inside hold/release (the
- * crash handler waits for a release); snapshots are written at a signal, a
- * crash and exit. */
-bool pv_trace_flight_start(const void *preamble, size_t len) PV_HIDDEN;
-void pv_trace_flight_hold(void) PV_HIDDEN;
-void pv_trace_flight_release(void) PV_HIDDEN;
-void pv_trace_flight_meta(const void *bytes, size_t len) PV_HIDDEN;
-void pv_trace_flight_chunk(const uint8_t *hdr, const uint8_t *data, uint64_t len) PV_HIDDEN;
-uint64_t pv_trace_flight_requested(void) PV_HIDDEN; /* snapshot requests so far */
-void pv_trace_flight_serve(uint64_t requested) PV_HIDDEN; /* after a pass */
-void pv_trace_flight_stop(void) PV_HIDDEN; /* the exit snapshot */
-void pv_trace_flight_forget(void) PV_HIDDEN; /* in a fork child */
-
-/* logfile.c: the log file, written by the writer thread only. */
-struct iovec;
-bool pv_trace_log_open(const char *path) PV_HIDDEN; /* false: errno */
-void pv_trace_log_put(struct iovec *iov, int n) PV_HIDDEN; /* may change iov */
-void pv_trace_log_sync(void) PV_HIDDEN;  /* what was put goes to the file */
-void pv_trace_log_wait(void) PV_HIDDEN;  /* ... and is there when this returns */
-void pv_trace_log_close(void) PV_HIDDEN; /* sync, close */
-void pv_trace_log_forget(void) PV_HIDDEN;
-bool pv_trace_log_failed(void) PV_HIDDEN;
-uint64_t pv_trace_log_size(void) PV_HIDDEN;
-
-/* meta.c: building the records that describe the log. */
+/* buf.c: records built in memory.  Their strings are cut at PV_TRACE_STRMAX
+ * bytes (the command line can be long; nothing else comes close). */
+#define PV_TRACE_STRMAX 4096u
 struct pv_trace_buf {
     uint8_t *p;
     size_t len, cap;
@@ -273,6 +247,7 @@ void pv_trace_buf_mapping(struct pv_trace_buf *b, uint64_t id, const char *name)
 /* An event record with u64 (`s` == NULL) and string arguments: kinds[i] 's' or 'u'. */
 void pv_trace_buf_event(struct pv_trace_buf *b, uint64_t id, uint64_t ts, uint32_t tid,
                         const char *kinds, ...) PV_HIDDEN;
+/* meta.c: the records that describe the log. */
 void pv_trace_buf_decls(struct pv_trace_buf *b, uint64_t base, const struct pvomp_trace_event_desc *d,
                         unsigned n, uint64_t ts, uint32_t tid) PV_HIDDEN;
 void pv_trace_buf_preamble(struct pv_trace_buf *b) PV_HIDDEN;

@@ -8,7 +8,8 @@
  * the bytes [tail, committed), then release the space.  Reading `committed`
  * before taking the queued declarations makes a declaration always precede
  * the first event that uses it (registration happens-before the commit the
- * pass saw).  The bytes go through logfile.c (direct I/O for a file). */
+ * pass saw).  The bytes go to the sink chosen at start (sink.h): the
+ * file (logfile.c, direct I/O) or the ring-mode recorder (flight.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +26,10 @@
 #include "base/clock.h"
 #include "base/linux.h"
 #include "base/message.h"
+#include "trace/doorbell.h"
+#include "trace/registry.h"
+#include "trace/sink.h"
+#include "trace/spawn.h"
 #include "trace/trace.h"
 
 #define CHUNK_HDR PV_TRACE_CHUNK_HDR
@@ -34,14 +39,8 @@ static pthread_t writer_thread;
 static _Atomic int writer_running;
 static _Atomic int writer_stopping;
 
-/* Registry: every ring not yet freed, and declarations to write. */
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pv_trace_ring *reg_rings;
-static struct pv_trace_buf reg_meta;
-
-/* Wake-ups: producers bump `kick`; the writer sleeps on it. */
-static _Atomic uint32_t kick;
-static _Atomic int writer_sleeping;
+/* Where the bytes go, chosen at start. */
+static const struct pv_trace_sink *sink;
 
 /* Flush requests: a pass that starts after request n completes it. */
 static pthread_mutex_t flush_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -54,63 +53,9 @@ static uint64_t n_chunks, n_streams;
 
 static bool membarrier_ok;
 
-void pv_trace_writer_wake(void)
+static const struct pv_trace_sink *configured_sink(void)
 {
-    /* seq_cst pairs with the writer's seq_cst store of writer_sleeping and
-     * load of kick: either it sees this increment or we see it asleep. */
-    atomic_fetch_add_explicit(&kick, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(&writer_sleeping, memory_order_seq_cst))
-        pv_futex_wake(&kick, 1);
-}
-
-void pv_trace_registry_add(struct pv_trace_ring *r)
-{
-    pthread_mutex_lock(&reg_lock);
-    r->next = reg_rings;
-    /* Release: the crash handler, which walks the list without the lock,
-     * sees the ring whole. */
-    __atomic_store_n(&reg_rings, r, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&reg_lock);
-}
-
-void pv_trace_meta_pending(const uint8_t **p, size_t *len)
-{
-    *p = reg_meta.p;
-    *len = reg_meta.len;
-}
-
-struct pv_trace_ring *pv_trace_registry_head(void)
-{
-    return __atomic_load_n(&reg_rings, __ATOMIC_ACQUIRE);
-}
-
-/* Where the writer's bytes go: the file, or in ring mode the recorder. */
-static void put_meta(const void *bytes, size_t len)
-{
-    if (pv_trace_cfg.ring) {
-        pv_trace_flight_meta(bytes, len);
-    } else {
-        struct iovec m = { (void *)bytes, len };
-        pv_trace_log_put(&m, 1);
-    }
-}
-
-/* iov[0..k): pairs of a chunk header and its bytes. */
-static void put_chunks(struct iovec *iov, int k)
-{
-    if (!pv_trace_cfg.ring) {
-        pv_trace_log_put(iov, k);
-        return;
-    }
-    for (int j = 0; j + 1 < k; j += 2)
-        pv_trace_flight_chunk(iov[j].iov_base, iov[j + 1].iov_base, iov[j + 1].iov_len);
-}
-
-void pv_trace_meta_append(const void *bytes, size_t len)
-{
-    pthread_mutex_lock(&reg_lock);
-    pv_trace_buf_put(&reg_meta, bytes, len);
-    pthread_mutex_unlock(&reg_lock);
+    return pv_trace_cfg.ring ? &pv_trace_flight_sink : &pv_trace_file_sink;
 }
 
 /* PVOMP_TRACE_MAX.  The writer writes records while they fit under the cap
@@ -127,7 +72,7 @@ static bool capped;
  * already on their way to the file. */
 static uint64_t cap_prefix(const uint8_t *p, uint64_t len, uint64_t more)
 {
-    uint64_t size = pv_trace_log_size() + more + CHUNK_HDR;
+    uint64_t size = sink->size() + more + CHUNK_HDR;
     uint64_t room = capped || size >= pv_trace_cfg.max_bytes ? 0 : pv_trace_cfg.max_bytes - size;
     uint64_t keep = 0;
     while (keep < len) {
@@ -141,22 +86,6 @@ static uint64_t cap_prefix(const uint8_t *p, uint64_t len, uint64_t more)
     if (keep < len)
         capped = true;
     return keep;
-}
-
-uint64_t pv_trace_events_in(const uint8_t *p, uint64_t len)
-{
-    uint64_t n = 0;
-    for (uint64_t off = 0; off + PVOMP_TRACE_EVENT_HDR <= len; off += pv_trace_rec_len(p + off)) {
-        uint64_t id = pv_trace_rec_id(p + off);
-        if (id == PVOMP_TRACE_DROPPED_ID) {
-            uint64_t d;
-            memcpy(&d, p + off + PVOMP_TRACE_EVENT_HDR, 8);
-            n += d;
-        } else if (id != PVOMP_TRACE_CUT_ID) {
-            n++;
-        }
-    }
-    return n;
 }
 
 static void chunk_header(uint8_t *h, struct pv_trace_ring *r, uint64_t ts, uint64_t bytes)
@@ -178,7 +107,7 @@ static void write_single(struct pv_trace_ring *r, uint64_t id, uint64_t ts, uint
     memcpy(pvomp_trace_put_header(rec + CHUNK_HDR, id, ts, PVOMP_TRACE_EVENT_HDR + 8, r->tid),
            &arg, 8);
     struct iovec iov[2] = { { rec, CHUNK_HDR }, { rec + CHUNK_HDR, sizeof rec - CHUNK_HDR } };
-    put_chunks(iov, 2);
+    sink->put_chunks(iov, 2);
 }
 
 /* The acquisition that the thread of `r` remembered (held.h) and could not
@@ -191,7 +120,7 @@ static void write_held(struct pv_trace_ring *r)
     if (id && !r->abandoned &&
         (__atomic_load_n(&pv_trace_state[id], __ATOMIC_RELAXED) & PV_TRACE_TRACED)) {
         if (pv_trace_cfg.max_bytes &&
-            (capped || pv_trace_log_size() + CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8 >
+            (capped || sink->size() + CHUNK_HDR + PVOMP_TRACE_EVENT_HDR + 8 >
                            pv_trace_cfg.max_bytes))
             atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
         else
@@ -205,20 +134,10 @@ struct snap {
     int closed;
 };
 
-static void writer_pass_locked(int final);
-
-/* In ring mode the whole pass (the recorder, the rings' tails, the
- * registry) is one critical section against the crash handler. */
+/* One pass, between the sink's begin_pass and end_pass (in ring mode the
+ * whole pass, the recorder, the rings' tails, the registry, is one critical
+ * section against the crash handler). */
 static void writer_pass(int final)
-{
-    if (pv_trace_cfg.ring)
-        pv_trace_flight_hold();
-    writer_pass_locked(final);
-    if (pv_trace_cfg.ring)
-        pv_trace_flight_release();
-}
-
-static void writer_pass_locked(int final)
 {
     static struct snap *s;
     static size_t s_cap;
@@ -227,15 +146,16 @@ static void writer_pass_locked(int final)
     struct pv_trace_buf meta = { 0 };
     size_t n = 0;
 
-    pthread_mutex_lock(&reg_lock);
-    for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
+    sink->begin_pass();
+    pv_trace_registry_lock();
+    for (struct pv_trace_ring *r = pv_trace_registry_first(); r; r = r->next) {
         if (n == s_cap) {
             s_cap = s_cap ? 2 * s_cap : 64;
             s = pv_realloc(s, s_cap * sizeof *s);
         }
         s[n++].r = r;
     }
-    pthread_mutex_unlock(&reg_lock);
+    pv_trace_registry_unlock();
 
     for (size_t i = 0; i < n; i++) {
         /* `closed` first: when set, the `committed` read after it is final. */
@@ -243,15 +163,12 @@ static void writer_pass_locked(int final)
         s[i].committed = atomic_load_explicit(&s[i].r->committed, memory_order_acquire);
     }
 
-    pthread_mutex_lock(&reg_lock);
-    meta = reg_meta;
-    reg_meta = (struct pv_trace_buf){ 0 };
-    pthread_mutex_unlock(&reg_lock);
+    meta = pv_trace_meta_take();
     /* Objects dlopened since the last pass, before the chunks that may
      * name their code. */
     pv_trace_buf_objects(&meta, pv_trace_now());
     if (meta.len)
-        put_meta(meta.p, meta.len);
+        sink->put_meta(meta.p, meta.len);
     free(meta.p);
 
     for (size_t i = 0; i < n;) {
@@ -282,7 +199,7 @@ static void writer_pass_locked(int final)
             iov[k++] = (struct iovec){ data, len };
             rings++;
         }
-        put_chunks(iov, k);
+        sink->put_chunks(iov, k);
         /* Release: our reads of the ring are done before the owner reuses it. */
         for (size_t j = first; j < i; j++)
             atomic_store_explicit(&s[j].r->tail, s[j].committed, memory_order_release);
@@ -297,17 +214,11 @@ static void writer_pass_locked(int final)
         if (d)
             write_single(r, PVOMP_TRACE_DROPPED_ID, pv_trace_now(), d);
         if (s[i].closed) {
-            pthread_mutex_lock(&reg_lock);
-            for (struct pv_trace_ring **pp = &reg_rings; *pp; pp = &(*pp)->next)
-                if (*pp == r) {
-                    *pp = r->next;
-                    break;
-                }
-            pthread_mutex_unlock(&reg_lock);
+            pv_trace_registry_remove(r);
             pv_trace_ring_free(r);
         }
     }
-    pv_trace_log_sync();
+    sink->end_pass(final);
 }
 
 static void *writer_main(void *arg)
@@ -323,77 +234,36 @@ static void *writer_main(void *arg)
     struct sched_param sp = { 0 };
     pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
     for (;;) {
-        uint32_t k = atomic_load_explicit(&kick, memory_order_seq_cst);
+        uint32_t k = pv_trace_doorbell_count();
         uint64_t req = atomic_load_explicit(&flush_req, memory_order_acquire);
         int stop = atomic_load_explicit(&writer_stopping, memory_order_acquire);
-        uint64_t snaps = pv_trace_cfg.ring ? pv_trace_flight_requested() : 0;
         writer_pass(stop);
-        if (pv_trace_cfg.ring && !stop)
-            pv_trace_flight_serve(snaps); /* SIGUSR2: a snapshot of what is in by now */
         if (req != flush_done)
-            pv_trace_log_wait(); /* a flush asks for the bytes in the file */
+            sink->wait(); /* a flush asks for the bytes in the file */
         pthread_mutex_lock(&flush_lock);
         flush_done = req;
         pthread_cond_broadcast(&flush_cond);
         pthread_mutex_unlock(&flush_lock);
         if (stop)
             break;
-        atomic_store_explicit(&writer_sleeping, 1, memory_order_seq_cst);
-        if (atomic_load_explicit(&kick, memory_order_seq_cst) == k) {
-            struct timespec t = { (time_t)(pv_trace_cfg.period_ms / 1000),
-                                  (long)(pv_trace_cfg.period_ms % 1000) * 1000000L };
-            pv_futex_wait_for(&kick, k, pv_trace_cfg.period_ms ? &t : NULL);
-        }
-        atomic_store_explicit(&writer_sleeping, 0, memory_order_relaxed);
+        pv_trace_doorbell_sleep(k, pv_trace_cfg.period_ms);
     }
     return NULL;
-}
-
-/* A thread of the trace (the writer, logfile.c's I/O thread), started with
- * every signal blocked: it must not run the program's signal handlers or
- * be stopped by them.  0 or an errno value. */
-int pv_trace_spawn(pthread_t *t, void *(*fn)(void *), const char *name)
-{
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int e = pthread_create(t, NULL, fn, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (e == 0)
-        pthread_setname_np(*t, name);
-    return e;
 }
 
 bool pv_trace_writer_start(void)
 {
     struct pv_trace_buf pre = { 0 };
-    if (pv_trace_cfg.ring) {
-        /* Nothing is written until a snapshot: the preamble is kept. */
-        pv_trace_buf_preamble(&pre);
-        bool ok = pv_trace_flight_start(pre.p, pre.len);
-        free(pre.p);
-        if (!ok)
-            return false;
-    } else if (!pv_trace_log_open(pv_trace_cfg.path)) {
-        pv_warn("PVOMP_TRACE=%s: cannot create the file (%s); not tracing", pv_trace_cfg.path,
-                strerror(errno));
+    sink = configured_sink();
+    pv_trace_buf_preamble(&pre); /* ring mode keeps it until a snapshot */
+    bool ok = sink->open(pre.p, pre.len);
+    free(pre.p);
+    if (!ok)
         return false;
-    } else {
-        pv_trace_buf_preamble(&pre);
-        struct iovec iov = { pre.p, pre.len };
-        pv_trace_log_put(&iov, 1);
-        free(pre.p);
-        pv_trace_log_sync();
-        if (pv_trace_log_failed()) {
-            pv_trace_log_close();
-            return false;
-        }
-    }
     int e = pv_trace_spawn(&writer_thread, writer_main, "pvomp-trace");
     if (e != 0) {
         pv_warn("trace: cannot start the writer thread (%s); not tracing", strerror(e));
-        if (!pv_trace_cfg.ring)
-            pv_trace_log_close();
+        sink->discard();
         return false;
     }
     /* For pv_trace_writer_quiesce at exit. */
@@ -408,7 +278,7 @@ void pv_trace_writer_flush(void)
         pthread_equal(pthread_self(), writer_thread))
         return;
     uint64_t my = atomic_fetch_add_explicit(&flush_req, 1, memory_order_acq_rel) + 1;
-    pv_trace_writer_wake();
+    pv_trace_doorbell_ring();
     pthread_mutex_lock(&flush_lock);
     while (flush_done < my && atomic_load_explicit(&writer_running, memory_order_acquire))
         pthread_cond_wait(&flush_cond, &flush_lock);
@@ -432,8 +302,8 @@ void pv_trace_writer_quiesce(void)
     }
     struct timespec nap = { 0, 20000 };
     uint64_t start = pv_monotonic_ns();
-    pthread_mutex_lock(&reg_lock);
-    for (struct pv_trace_ring *r = reg_rings; r; r = r->next) {
+    pv_trace_registry_lock();
+    for (struct pv_trace_ring *r = pv_trace_registry_first(); r; r = r->next) {
         while (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE) !=
                atomic_load_explicit(&r->committed, memory_order_acquire)) {
             if (pv_monotonic_ns() - start > 200000000u) {
@@ -444,7 +314,7 @@ void pv_trace_writer_quiesce(void)
             nanosleep(&nap, NULL);
         }
     }
-    pthread_mutex_unlock(&reg_lock);
+    pv_trace_registry_unlock();
 }
 
 void pv_trace_writer_stop(void)
@@ -452,28 +322,11 @@ void pv_trace_writer_stop(void)
     if (!atomic_exchange_explicit(&writer_running, 0, memory_order_acq_rel))
         return;
     atomic_store_explicit(&writer_stopping, 1, memory_order_release);
-    pv_trace_writer_wake();
+    pv_trace_doorbell_ring();
     pthread_join(writer_thread, NULL);
-
-    if (pv_trace_cfg.ring) {
-        pv_trace_flight_stop(); /* the exit snapshot (it reports pv_trace_lost) */
-        pthread_mutex_lock(&flush_lock);
-        pthread_cond_broadcast(&flush_cond);
-        pthread_mutex_unlock(&flush_lock);
-        return;
-    }
-    struct pv_trace_buf tail = { 0 };
-    uint64_t lost = atomic_exchange_explicit(&pv_trace_lost, 0, memory_order_relaxed);
-    uint64_t ts = pv_trace_now();
-    uint32_t pid = (uint32_t)getpid();
-    if (lost)
-        pv_trace_buf_event(&tail, PVOMP_TRACE_DROPPED_ID, ts, 0, "u", lost);
-    pv_trace_buf_event(&tail, PV_TRACE_EV_pvtrace_end, ts, pid, "uuuu", n_streams, n_chunks,
-                       pv_trace_log_size(), pv_monotonic_ns());
-    struct iovec iov = { tail.p, tail.len };
-    pv_trace_log_put(&iov, 1);
-    free(tail.p);
-    pv_trace_log_close();
+    /* The file: its end record; ring mode: the exit snapshot (it reports
+     * pv_trace_lost). */
+    sink->close(n_streams, n_chunks);
     /* Wake flushers that raced with the end. */
     pthread_mutex_lock(&flush_lock);
     pthread_cond_broadcast(&flush_cond);
@@ -484,13 +337,8 @@ void pv_trace_writer_stop(void)
 void pv_trace_writer_forget(void)
 {
     atomic_store_explicit(&writer_running, 0, memory_order_relaxed);
-    if (pv_trace_cfg.ring)
-        pv_trace_flight_forget();
-    else
-        pv_trace_log_forget();
-    reg_rings = NULL;
-    reg_meta = (struct pv_trace_buf){ 0 };
-    pthread_mutex_init(&reg_lock, NULL);
+    configured_sink()->forget();
+    pv_trace_registry_forget();
     pthread_mutex_init(&flush_lock, NULL);
     pthread_cond_init(&flush_cond, NULL);
 }
