@@ -9,11 +9,12 @@
 # objects call a function of a module above it (a bare declaration would
 # get past the include directories, not past that test).
 #
-# A module may also see single headers of a module above it that were
-# written for it (VIEWS <module>/<header>...): its directory then holds a
-# real <module>/ directory with one link per such header, and every other
-# header of that module is not found.  src/ompt sees the runtime so:
-# runtime/ompt_view.h and runtime/barrier_kind.h, never runtime/internal.h.
+# A module may also see single headers of a module it does not see whole
+# (VIEWS <module>/<header>...): its directory then holds a real <module>/
+# directory with one link per such header, and every other header of that
+# module is not found.  src/ompt sees the runtime so: runtime/ompt_view.h
+# and runtime/barrier_kind.h, never runtime/internal.h; src/loops sees
+# src/gomp and src/kmpc so: gomp/gomp.h and kmpc/kmpc.h.
 #
 # pvomp_module(<name> BELOW <module>... [VIEWS <module>/<header>...] SOURCES <file>...)
 # All modules take their compile flags from the interface library

@@ -1,5 +1,5 @@
-/* GOMP_* entry points of src/gomp (libgomp's ABI, exported through the
- * generated version script) that the modules above call: src/kmpc builds
+/* GOMP_* entry points of src/gomp and src/loops (libgomp's ABI, exported through the
+ * generated version script) that __kmpc_* entry points call: src/kmpc and src/loops build
  * libomp's entry points on them.  The files that define them include this
  * header, so that a definition and its declaration cannot drift apart.
  */
@@ -21,12 +21,12 @@ bool GOMP_cancel(int which, bool do_cancel);
 void GOMP_barrier(void);
 bool GOMP_barrier_cancel(void);
 
-/* single.c */
+/* loops/gomp_single.c */
 bool GOMP_single_start(void);
 void *GOMP_single_copy_start(void);
 void GOMP_single_copy_end(void *data);
 
-/* loop.c: the loops over long */
+/* loops/gomp_loop.c: the loops over long */
 bool GOMP_loop_static_start(long start, long end, long incr, long chunk, long *istart,
                             long *iend);
 bool GOMP_loop_dynamic_start(long start, long end, long incr, long chunk, long *istart,
@@ -44,7 +44,7 @@ void GOMP_loop_end(void);
 void GOMP_loop_end_nowait(void);
 bool GOMP_loop_end_cancel(void);
 
-/* loop_ull.c: the loops over unsigned long long */
+/* loops/gomp_loop_ull.c: the loops over unsigned long long */
 bool GOMP_loop_ull_static_start(bool up, unsigned long long start, unsigned long long end,
                                 unsigned long long incr, unsigned long long chunk,
                                 unsigned long long *istart, unsigned long long *iend);
@@ -66,7 +66,7 @@ bool GOMP_loop_ull_dynamic_next(unsigned long long *istart, unsigned long long *
 bool GOMP_loop_ull_guided_next(unsigned long long *istart, unsigned long long *iend);
 bool GOMP_loop_ull_runtime_next(unsigned long long *istart, unsigned long long *iend);
 
-/* ordered.c: the ordered construct and the ordered loops */
+/* loops/gomp_ordered.c: the ordered construct and the ordered loops */
 void GOMP_ordered_start(void);
 void GOMP_ordered_end(void);
 bool GOMP_loop_ordered_static_start(long start, long end, long incr, long chunk, long *istart,

@@ -1,6 +1,6 @@
 /* libgomp's entry points of task reductions: taskgroup task_reduction,
  * in_reduction's remap, reduction(task, ...) on parallel and on the
- * worksharing constructs, and scope with task reductions.  The maps and
+ * worksharing constructs (scope's start: src/loops/gomp_scope.c).  The maps and
  * the private blocks are the runtime's (src/runtime/task_reduction.c). */
 #include <stdint.h>
 
@@ -35,14 +35,4 @@ PV_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled)
     pv_task_ws_reductions_end();
     if (!cancelled)
         pv_barrier_at(PV_BARRIER_OTHER, 0, false);
-}
-
-/* scope with task reductions: treated as a worksharing construct only to
- * agree on who allocates; gcc emits the barrier and the unregister call. */
-PV_EXPORT void GOMP_scope_start(uintptr_t *reductions)
-{
-    if (pv_ws_start())
-        pv_ws_init_done();
-    pv_task_ws_reductions(reductions);
-    pv_ws_end_nowait();
 }

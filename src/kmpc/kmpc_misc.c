@@ -1,5 +1,5 @@
 /* Smaller libomp entry points on pvomp's routines: the error directive,
- * scope, the split barriers, OpenMP 5.1 num_teams bounds, pause,
+ * the split barriers, OpenMP 5.1 num_teams bounds, pause,
  * target-offload, allocators. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,17 +69,6 @@ PV_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message)
     funlockfile(stderr);
     if (fatal)
         exit(EXIT_FAILURE);
-}
-
-/* scope: clang emits the closing barrier itself. */
-PV_EXPORT void __kmpc_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
-{
-    (void)loc, (void)gtid, (void)reserved;
-}
-
-PV_EXPORT void __kmpc_end_scope(ident_t *loc, kmp_int32 gtid, void *reserved)
-{
-    (void)loc, (void)gtid, (void)reserved;
 }
 
 /* A barrier whose primary thread runs a block (until end_barrier_master)

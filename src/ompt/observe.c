@@ -22,7 +22,7 @@ static const unsigned shared_flags[] = {
     PV_TRACE_HELD_CRITICAL, /* critical.c: GOMP_critical_*, GOMP_atomic_* */
     PV_TRACE_HELD_LOCK,     /* lock.c: omp_set_lock, omp_unset_lock */
     PV_TRACE_EV_barrier_enter, /* barrier_site.h: every team barrier, the join */
-    PV_TRACE_EV_single,        /* single.c: GOMP_single_start, GOMP_single_copy_start */
+    PV_TRACE_EV_single,        /* loops/gomp_single.c: GOMP_single_start, GOMP_single_copy_start */
     PV_TRACE_EV_loop_chunk,    /* loop.h: every chunk a loop hands out */
     PV_TRACE_EV_parallel_begin,      /* team.c: the primary's fork */
     PV_TRACE_EV_parallel_end,        /* team.c: the primary's end of the region */

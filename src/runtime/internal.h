@@ -174,7 +174,7 @@ void pv_barrier_cancel(struct pv_barrier *b);
 /* Phase in the low two bits of a slot's state word; sequence number above. */
 enum { PV_WS_FREE = 0, PV_WS_INITIALIZING = 1, PV_WS_READY = 2 };
 
-/* Ordered hand-over (ordered.c), kept inline in the slot: the chunk that
+/* Ordered hand-over (loops/ordered.c), kept inline in the slot: the chunk that
  * starts at zero-based iteration `turn` may run its ordered regions.  A
  * waiter for turn t sleeps on chan[hash(t)], which the hand-over to t bumps,
  * so that a hand-over wakes (nearly always) just the thread it concerns. */
@@ -183,7 +183,7 @@ struct pv_ordered {
     _Atomic unsigned long long turn;
     pv_futex_t chan[PV_ORD_CHANNELS];
 };
-struct pv_doacross;  /* doacross.c */
+struct pv_doacross;  /* loops/doacross.c */
 
 struct pv_ws {
     /* state = (seq << 2) | phase.  The first thread to arrive for `seq` moves
@@ -193,7 +193,7 @@ struct pv_ws {
     _Alignas(PV_CACHELINE) pv_futex_t state;
     _Atomic uint32_t left;               /* threads that have left the construct */
 
-    /* Loop or sections description (iter.c; src/gomp: loop.c, sections.c): written by
+    /* Loop or sections description (src/loops: iter.c, gomp_loop.c, gomp_sections.c): written by
      * the initialiser, read-only afterwards, on its own line.  Iterations are
      * numbered 0..n-1; number k is start + k * incr in modulo-2^64 arithmetic,
      * which covers long and unsigned long long loops in both directions.
@@ -240,7 +240,7 @@ void pv_ws_end(void);
 /* Leave and wait at a cancellable barrier; true when the region was cancelled. */
 bool pv_ws_end_cancel(void);
 /* Called by the last thread leaving a slot, before it is recycled
- * (ordered.c, doacross.c own these pointers). */
+ * (ws_release.c; loops/ordered.c, loops/doacross.c own these pointers). */
 void pv_ordered_release(struct pv_ws *ws);
 void pv_doacross_release(struct pv_ws *ws);
 

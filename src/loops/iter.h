@@ -8,8 +8,8 @@
  * lock-free: dynamic with one fetch_add when the cursor cannot wrap,
  * otherwise (and for guided, whose chunk size depends on where the cursor
  * stands) with a CAS loop. */
-#ifndef PV_RUNTIME_ITER_H
-#define PV_RUNTIME_ITER_H
+#ifndef PV_LOOPS_ITER_H
+#define PV_LOOPS_ITER_H
 
 #include "runtime/internal.h"
 

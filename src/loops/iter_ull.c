@@ -2,7 +2,7 @@
  * A "down" loop passes its (negative) increment as a two's complement
  * unsigned value; once counted, iteration k is start + k * incr modulo 2^64
  * in both directions, so iter.c's schedulers serve both forms. */
-#include "runtime/loop.h"
+#include "loops/loop.h"
 
 pv_ull pv_count_ull(bool up, pv_ull start, pv_ull end, pv_ull incr)
 {

@@ -5,7 +5,7 @@
  * dynamic loop over the rest with chunks of one.  GOMP_sections_start/next
  * return the section number, 0 when none is left.  The count fits in 32
  * bits, so the cursor's fetch_add cannot wrap. */
-#include "runtime/loop.h"
+#include "loops/loop.h"
 #include "runtime/task_internal.h"
 
 static inline unsigned sections_own(const struct pv_ws *ws)

@@ -1,7 +1,7 @@
 /* Setting loops up for the schedulers of iter.h: iteration counts, schedule
  * resolution (runtime, auto, chunk defaults), the slot's loop description,
  * and the `mem` block. */
-#include "runtime/loop.h"
+#include "loops/loop.h"
 #include "trace/trace.h"
 
 /* loop_init records the schedule as is: the catalog's loop_sched names it. */

@@ -3,7 +3,7 @@
  * The worksharing loop runs the outermost ordered loop as iterations
  * 0..counts[0]-1; a post of v (GOMP_doacross_post) says iteration vector v is
  * done up to its source point, a wait for w (GOMP_doacross_wait) waits until
- * w is.  The entry points are in src/gomp/doacross.c.
+ * w is.  The entry points are in gomp_doacross.c and kmpc_doacross.c.
  *
  * Iterations are grouped into "lanes" that one thread executes in
  * lexicographic order: a thread's whole share (static), a chunk (dynamic),
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/loop.h"
+#include "loops/loop.h"
 #include "runtime/task_internal.h"
 
 struct pv_doacross {
@@ -98,12 +98,6 @@ void pv_doacross_setup(struct pv_ws *ws, unsigned ncounts, const void *counts, b
         }
     }
     ws->doacross = d;
-}
-
-void pv_doacross_release(struct pv_ws *ws)
-{
-    free(ws->doacross);
-    ws->doacross = NULL;
 }
 
 static inline struct lane *lane_at(const struct pv_doacross *d, pv_ull i)

@@ -1,5 +1,5 @@
-/* What the loop family (src/gomp: loop.c, loop_ull.c, sections.c,
- * ordered.c, doacross.c; here: iter.c, iter_ull.c, ordered.c, doacross.c)
+/* What the loop family (src/loops: the entry points gomp_*.c and kmpc_*.c,
+ * and the mechanism iter.c, iter_ull.c, ordered.c, doacross.c)
  * shares.
  *
  * Every loop is reduced to a count n of zero-based iterations; iteration k
@@ -8,13 +8,13 @@
  * turn them back into the caller's values.  Counting from zero keeps the
  * schedulers free of signed overflow and of the four direction/signedness
  * cases, which only the count functions have to know about. */
-#ifndef PV_RUNTIME_LOOP_H
-#define PV_RUNTIME_LOOP_H
+#ifndef PV_LOOPS_LOOP_H
+#define PV_LOOPS_LOOP_H
 
 #include <stdarg.h>
 
 #include "runtime/internal.h"
-#include "runtime/iter.h"
+#include "loops/iter.h"
 #include "trace/trace.h"
 
 /* A second exported name for an entry point of the same file. */
@@ -156,8 +156,8 @@ static inline struct pv_ws *pv_cur_ws(void)
     }
 
 /* A family's four *_next entry points, prefix##_{static,dynamic,guided,
- * runtime}_next, and their nonmonotonic aliases (GOMP_loop in loop.c,
- * GOMP_loop_ull in loop_ull.c). */
+ * runtime}_next, and their nonmonotonic aliases (GOMP_loop in gomp_loop.c,
+ * GOMP_loop_ull in gomp_loop_ull.c). */
 #define PV_LOOP_NEXT_FAMILY(prefix, type, out)                                   \
     PV_LOOP_NEXT(prefix##_static_next, pv_iter_static, type, out)                \
     PV_LOOP_NEXT(prefix##_dynamic_next, pv_iter_dynamic, type, out)              \

@@ -1,9 +1,9 @@
 /* libgomp's entry points of doacross loops (ordered(n) with depend(sink)
  * and depend(source)): the loop starts, post and wait.  The lanes and their
- * waits are the runtime's (src/runtime/doacross.c). */
+ * waits are the family mechanism's (doacross.c). */
 #include <stdarg.h>
 
-#include "runtime/loop.h"
+#include "loops/loop.h"
 #include "runtime/task_internal.h"
 
 PV_EXPORT void GOMP_doacross_post(long *counts)

@@ -4,10 +4,10 @@
  * A *_start call enters the construct (the first thread describes it) and
  * takes the calling thread's first range; *_next takes the following ones.
  * Nonmonotonic schedules are served by the monotonic implementations, which
- * satisfy both contracts.  The ordered forms are in ordered.c, doacross in
- * doacross.c, the unsigned long long forms in loop_ull.c. */
+ * satisfy both contracts.  The ordered forms are in gomp_ordered.c, doacross in
+ * gomp_doacross.c, the unsigned long long forms in gomp_loop_ull.c. */
 #include "gomp/gomp.h"
-#include "runtime/loop.h"
+#include "loops/loop.h"
 #include "runtime/task_internal.h"
 
 static bool loop_start(long start, long end, long incr, int sched, pv_ull chunk,

@@ -1,9 +1,9 @@
 /* Worksharing loops over `unsigned long long` iteration variables.  `up`
  * tells the direction; a decreasing loop passes its step as a two's
- * complement value.  Same construction as loop.c; GOMP_loop_end* are
+ * complement value.  Same construction as gomp_loop.c; GOMP_loop_end* are
  * shared with it. */
 #include "gomp/gomp.h"
-#include "runtime/loop.h"
+#include "loops/loop.h"
 #include "runtime/task_internal.h"
 
 static inline enum pv_form form_of(bool up)

@@ -1,5 +1,5 @@
 /* Ordered loops: the hand-over of the turn between the chunks, which the
- * entry points (src/gomp/ordered.c: GOMP_ordered_start/end and the
+ * entry points (gomp_ordered.c: GOMP_ordered_start/end and the
  * GOMP_loop_*ordered_* family) run on.
  *
  * Chunks of an ordered loop partition 0..n-1 and must run their ordered
@@ -17,7 +17,7 @@
  * regions.  The end e0 is recomputed from s0: every schedule's chunk end is a
  * function of its start.  With a single thread none of this is needed, and
  * the plain schedulers run the loop (ws->ordered_loop is false). */
-#include "runtime/loop.h"
+#include "loops/loop.h"
 
 void pv_ordered_setup(struct pv_ws *ws, unsigned nthreads)
 {
@@ -25,14 +25,6 @@ void pv_ordered_setup(struct pv_ws *ws, unsigned nthreads)
     ws->ordered_loop = nthreads > 1;
     ws->ordered_start_work = ws->ordered_loop || pv_ompt_tool();
     atomic_store_explicit(&ws->ord.turn, 0, memory_order_relaxed);
-}
-
-void pv_ordered_release(struct pv_ws *ws)
-{
-    /* The hand-over state lives in the slot; nothing to free. */
-    ws->ordered = NULL;
-    ws->ordered_loop = false;
-    ws->ordered_start_work = false;
 }
 
 /* The channel whose futex word the hand-over to turn t bumps: the chunk's

@@ -1,10 +1,10 @@
 /* libgomp's entry points of the ordered construct and of ordered loops:
  * GOMP_ordered_start/end and the GOMP_loop_*ordered_* family.  The
- * hand-over of the turn between chunks is the runtime's
- * (src/runtime/ordered.c: pv_ordered_next, pv_ordered_turn_wait in
- * runtime/loop.h). */
+ * hand-over of the turn between chunks is the family mechanism
+ * (ordered.c: pv_ordered_next, pv_ordered_turn_wait in
+ * loop.h). */
 #include "gomp/gomp.h"
-#include "runtime/loop.h"
+#include "loops/loop.h"
 #include "runtime/task_internal.h"
 #include "ompt/patch.h"
 
@@ -36,7 +36,7 @@ PV_EXPORT void GOMP_ordered_start(void)
 }
 
 /* GOMP_ordered_end: the turn moves on when the chunk is done
- * (src/runtime/ordered.c),
+ * (ordered.c),
  * so without a tool there is nothing to do: the entry is a lone `ret`, which
  * a tool's start patches into a jump to the released event
  * (PV_OMPT_PATCHED, ompt/patch.h). */
