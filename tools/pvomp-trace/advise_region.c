@@ -80,11 +80,9 @@ void tr_adv_region_end(struct adv *a, struct region *g, uint64_t ts)
 {
     uint64_t wall = ts > g->start + g->creation ? ts - g->start - g->creation : 0;
     bool over = a->cpus && g->nthreads > a->cpus;
-    if (g->late_ns) {
-        /* late starts for a barrier that never completed (the primary's
-         * late view of the join): the region's end waited for them */
-        tr_adv_hold(g, over ? C_OVERSUBSCRIPTION : C_PHANTOM, g->late_ns, g->late_ns, 0);
-    }
+    /* a late start after the last barrier (the primary seeing the join
+     * open late) delays the end by all of it, but no teammate can take
+     * that over: no phantom gain (its fork/join share counts, late_fj) */
     if (g->tasks) {
         /* a cut-off does not remove the wait for members off their CPU */
         uint64_t lost = g->pend[C_PHANTOM].gain + g->pend[C_OVERSUBSCRIPTION].gain;
