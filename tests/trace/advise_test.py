@@ -22,7 +22,8 @@ critical construct's line (critical_enter's codeptr_ra), its region the
 region's.  serial_between's finding names both
 regions ("between R1 and R2"), the first at the marked line.
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
-          findings of what was read), two logs as two ranks (each finding
+          findings of what was read), a log that dropped records (no
+          fork_join from the episodes they left open), two logs as two ranks (each finding
           names its log), a clang-compiled program (libomp's entry points):
           clear output, no crash, the region named by its line in patho.c.
 text:     the text table: a header, the serial case's finding first (phantoms
@@ -204,8 +205,15 @@ def test_robust():
         json.loads(p.stdout)
         check("ends" in p.stderr or "truncated" in p.stderr or "not closed" in p.stderr,
               "truncated log: stderr says nothing:\n" + p.stderr)
-    # two ranks: each finding names its log
+    # records dropped (4 KiB rings, no flusher): the members' lost records
+    # leave episodes open; their regions' wall time is no fork/join cost
     prog = build("patho")
+    log = os.path.join(TMP, "dropped.pvtrace")
+    traced(log, prog, "scheduling", "plain", PVOMP_TRACE_BUFSIZE="4K", PVOMP_TRACE_PERIOD_MS=0)
+    f = advise(log)
+    fj = max([x["share"] for x in f if x["cause"] == "fork_join"] or [0])
+    check(fj < 0.2, "dropped records: fork_join is %.3f of the run: %s" % (fj, f[:3]))
+    # two ranks: each finding names its log
     logs = []
     for rank, case in ((0, "serial"), (1, "critical")):
         logs.append(os.path.join(TMP, "run.%d.pvtrace" % rank))

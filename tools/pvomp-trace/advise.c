@@ -206,7 +206,10 @@ static void arrive(struct adv *a, struct thr *t, uint64_t ts)
  * that starts later than LATE_NS after the release was off its CPU.  A
  * waiter that slept is woken within tens of microseconds when a CPU is
  * free; later than LATE_WOKEN_NS, none was.  The team's next phase waits
- * for the latest of them: its episode weighs that (episode_close). */
+ * for the latest of them: its episode weighs that (episode_close).  One
+ * after the last barrier (the primary seeing the join open late) delays
+ * the region's end, but no teammate can take it over: no phantom gain,
+ * only its share of the fork/join cost (late_fj). */
 static void late_start(struct adv *a, struct thr *t, uint64_t ts)
 {
     struct region *g = tr_adv_region_of(a, t->team);
@@ -411,6 +414,10 @@ static void record(struct adv *a, const struct tr_rec *r)
             if (d)
                 t->t_child[d - 1] += dur;
         }
+        break;
+    case K_DROPPED:
+        for (size_t i = 0; i < a->nreg; i++)
+            a->reg[i].dropped = true;
         break;
     case K_CPUS:
         a->cpus = (unsigned)r->u[TR_ARG_cpus_allowed];

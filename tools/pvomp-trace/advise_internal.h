@@ -70,6 +70,7 @@ struct region {
     uint64_t work_sum;        /* its members' phase work, all episodes */
     uint64_t late_k, late_ns; /* the episode whose members started late, the latest's delay */
     uint64_t late_fj;         /* the late starts' share of fork/join cost (the limits) */
+    bool dropped;             /* records were lost while it ran: its remainder is unknown */
     uint64_t gap, gap_fn;     /* the primary's serial code before its fork, and the region before */
     struct pending pend[C__COUNT];
 };

@@ -80,9 +80,6 @@ void tr_adv_region_end(struct adv *a, struct region *g, uint64_t ts)
 {
     uint64_t wall = ts > g->start + g->creation ? ts - g->start - g->creation : 0;
     bool over = a->cpus && g->nthreads > a->cpus;
-    /* a late start after the last barrier (the primary seeing the join
-     * open late) delays the end by all of it, but no teammate can take
-     * that over: no phantom gain (its fork/join share counts, late_fj) */
     if (g->tasks) {
         /* a cut-off does not remove the wait for members off their CPU */
         uint64_t lost = g->pend[C_PHANTOM].gain + g->pend[C_OVERSUBSCRIPTION].gain;
@@ -96,6 +93,12 @@ void tr_adv_region_end(struct adv *a, struct region *g, uint64_t ts)
     struct fn_regions *r = fn_regions(a, g->fn);
     for (unsigned c = 0; c < C__COUNT; c++)
         sum(&r->pend[c], &g->pend[c]);
+    if (g->dropped) {
+        /* a member's lost records leave an episode open: the region's
+         * time beyond its episodes, and its work, are not known */
+        serial_between(a, g->gap_fn, g->fn, g->nthreads, g->gap, 1);
+        return;
+    }
     uint64_t rest = wall > g->crit_path ? wall - g->crit_path : 0;
     uint64_t serial = wall > g->work_sum ? wall - g->work_sum : 0;
     if (rest)
