@@ -142,6 +142,18 @@ def check_case(case):
               "%s: the advice does not say schedule(dynamic): %s" % (case, top["advice"]))
     if case == "fork_join":  # the late starts of regions this short are their fork/join cost
         check(top["share"] > 0.5, "fork_join: only %.3f of the run:\n%s" % (top["share"], summary))
+    if case == "oversubscription":
+        # a team of as many threads as CPUs still does the members' work
+        # over the CPUs: the gain is at most the regions' wall time less that
+        log = os.path.join(TMP, "%s.plain.pvtrace" % case)
+        stats = run([os.path.join(A.bin, "pvomp-trace"), "stats", log]).stdout
+        row = [ln.split() for ln in stats.splitlines() if ln.strip().startswith(top["where"])]
+        check(row, "oversubscription: no stats row for %s:\n%s" % (top["where"], stats))
+        wall, work = float(row[0][-4]) * 1e6, float(row[0][-3]) * 1e6
+        bound = wall - work / max(top["cpus"], 1)
+        check(top["gain_ns"] <= 1.02 * bound,
+              "oversubscription: gain %d ns, more than the wall time %d less the work %d over "
+              "%d CPUs" % (top["gain_ns"], wall, work, top["cpus"]))
     fixed = run_case(case, "fixed", prog)
     if case == "phantom":
         # the fix, schedule(dynamic), gives the slowed member's static share
