@@ -22,7 +22,8 @@ critical construct's line (critical_enter's codeptr_ra), its region the
 region's.  serial_between's finding names both
 regions ("between R1 and R2"), the first at the marked line.
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
-          findings of what was read), two logs as two ranks (each finding
+          findings of what was read), a log that dropped records (no
+          fork_join from the episodes they left open), two logs as two ranks (each finding
           names its log), a clang-compiled program (libomp's entry points):
           clear output, no crash, the region named by its line in patho.c.
 text:     the text table: a header, the serial case's finding first (phantoms
@@ -136,11 +137,41 @@ def check_case(case):
     share = top["gain_ns"] / max(run_ns - lost, 1)
     check(share > 0.02, "%s: the pathology's share is only %.3f (phantoms aside)" % (case, share))
     check(top["advice"], "%s: no advice" % case)
+    if case in ("phantom", "imbalance"):  # what the fixed variants do
+        check("schedule(dynamic" in top["advice"] or "dynamic schedule" in top["advice"],
+              "%s: the advice does not say schedule(dynamic): %s" % (case, top["advice"]))
+    if case == "fork_join":  # the late starts of regions this short are their fork/join cost
+        check(top["share"] > 0.5, "fork_join: only %.3f of the run:\n%s" % (top["share"], summary))
+    if case == "oversubscription":
+        # a team of as many threads as CPUs still does the members' work
+        # over the CPUs: the gain is at most the regions' wall time less that
+        log = os.path.join(TMP, "%s.plain.pvtrace" % case)
+        stats = run([os.path.join(A.bin, "pvomp-trace"), "stats", log]).stdout
+        row = [ln.split() for ln in stats.splitlines() if ln.strip().startswith(top["where"])]
+        check(row, "oversubscription: no stats row for %s:\n%s" % (top["where"], stats))
+        wall, work = float(row[0][-4]) * 1e6, float(row[0][-3]) * 1e6
+        bound = wall - work / max(top["cpus"], 1)
+        check(top["gain_ns"] <= 1.02 * bound,
+              "oversubscription: gain %d ns, more than the wall time %d less the work %d over "
+              "%d CPUs" % (top["gain_ns"], wall, work, top["cpus"]))
     fixed = run_case(case, "fixed", prog)
+    if case == "phantom":
+        # the fix, schedule(dynamic), gives the slowed member's static share
+        # to the others: no imbalance is left; members that still lose their
+        # CPU while they hold a chunk are what a shared machine adds
+        lost = sum(f["gain_ns"] for f in plain
+                   if f["cause"] in EXPECT[case] and f["region"] == top["region"])
+        left = max([f["gain_ns"] for f in fixed if f["cause"] == "imbalance"] or [0])
+        check(left < lost / 2, "phantom: the fixed kernel still has imbalance gaining %d ns "
+              "(plain: %d lost to phantom and imbalance)" % (left, lost))
+        return
     left = max([f["gain_ns"] for f in fixed if f["cause"] == top["cause"]] or [0])
     check(left < top["gain_ns"] / 2,
           "%s: the fixed kernel still has %s gaining %d ns (plain: %d)"
           % (case, top["cause"], left, top["gain_ns"]))
+    if case == "task_overhead":  # the pool's creation, once a process, is no task's
+        left = max([f["share"] for f in fixed if f["cause"] == "task_overhead"] or [0])
+        check(left < 0.25, "task_overhead: the fixed kernel's finding is %.3f of its run" % left)
 
 
 def make_case_test(case):
@@ -186,8 +217,15 @@ def test_robust():
         json.loads(p.stdout)
         check("ends" in p.stderr or "truncated" in p.stderr or "not closed" in p.stderr,
               "truncated log: stderr says nothing:\n" + p.stderr)
-    # two ranks: each finding names its log
+    # records dropped (4 KiB rings, no flusher): the members' lost records
+    # leave episodes open; their regions' wall time is no fork/join cost
     prog = build("patho")
+    log = os.path.join(TMP, "dropped.pvtrace")
+    traced(log, prog, "scheduling", "plain", PVOMP_TRACE_BUFSIZE="4K", PVOMP_TRACE_PERIOD_MS=0)
+    f = advise(log)
+    fj = max([x["share"] for x in f if x["cause"] == "fork_join"] or [0])
+    check(fj < 0.2, "dropped records: fork_join is %.3f of the run: %s" % (fj, f[:3]))
+    # two ranks: each finding names its log
     logs = []
     for rank, case in ((0, "serial"), (1, "critical")):
         logs.append(os.path.join(TMP, "run.%d.pvtrace" % rank))

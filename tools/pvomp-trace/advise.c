@@ -89,19 +89,45 @@ static uint64_t phantom_now(const struct adv *a, uint64_t ts)
 static void episode_close(struct adv *a, struct region *g, struct episode *e, uint64_t ts)
 {
     unsigned n = e->arrived;
+    bool over = a->cpus && g->nthreads > a->cpus;
+    uint64_t late = g->late_k == e->k ? g->late_ns : 0;
     g->crit_path += e->max;
+    g->work_sum += e->sum;
     tr_adv_fn_slot(&a->work, &a->nwork, g->fn)->wall += e->sum;
     g->released_k = e->k;
     g->release = e->last_arrival;
     g->late_max = 0;
+    g->late_k = e->k + 1;
+    g->late_ns = 0;
     e->k = UINT64_MAX;
     if (n < 2)
         return;
+    uint64_t by_arrival = e->max_at - e->sum_at / n;
+    if (over) {
+        /* a team of as many threads as CPUs would do the members' work
+         * over the CPUs (a phase shorter than a time slice runs without
+         * losing its CPU, so its time is CPU time; a longer one's is more,
+         * and this less): what the phase took from its release beyond
+         * that is the oversubscription's, late starts included */
+        uint64_t fit = e->sum / a->cpus;
+        if (e->max_at > fit)
+            tr_adv_hold(g, C_OVERSUBSCRIPTION, e->max_at - fit, e->max_at, e->sum);
+        return;
+    }
+    /* A member that started late (late_start) arrived late by as much:
+     * with a dynamic schedule the others would have taken its work
+     * meanwhile, and the phase would end the delay x (n-1)/n sooner, which
+     * the arrivals' spread shows (a static loop: the work's spread does
+     * not) */
+    uint64_t lost = late * (n - 1) / n < by_arrival ? late * (n - 1) / n : by_arrival;
+    if (lost) {
+        tr_adv_hold(g, C_PHANTOM, lost, late, 0);
+        by_arrival -= lost;
+    }
     /* Idle time at the barrier that uneven work explains: the work's spread,
      * but no more than the arrivals' (a member that started late, already
      * counted as such, did less work without arriving earlier). */
     uint64_t mean = e->sum / n, gain = e->max - mean, spread = e->max - e->min;
-    uint64_t by_arrival = e->max_at - e->sum_at / n;
     if (by_arrival < gain)
         gain = by_arrival;
     if (!gain)
@@ -114,7 +140,7 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
     gain -= e->task_ns / n;
     uint64_t starved = e->starved / n < gain ? e->starved / n : gain;
     if (starved) {
-        tr_adv_add(a, C_TASK_STARVATION, g->fn, 0, starved, e->starved, mean, g->nthreads);
+        tr_adv_hold(g, C_TASK_STARVATION, starved, e->starved, mean);
         if (!(gain -= starved))
             return;
     }
@@ -122,23 +148,20 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
      * lost its CPU */
     uint64_t unseen = e->ready_idle / n < gain ? e->ready_idle / n : gain;
     if (unseen) {
-        enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_PHANTOM;
-        tr_adv_add(a, c, g->fn, 0, unseen, e->ready_idle, mean, g->nthreads);
+        tr_adv_hold(g, C_PHANTOM, unseen, e->ready_idle, mean);
         if (!(gain -= unseen))
             return;
     }
     enum tr_cause c = C_IMBALANCE;
     uint64_t ns = spread;
-    if (a->cpus && g->nthreads > a->cpus)
-        c = C_OVERSUBSCRIPTION;
-    else if (e->max_serial && 2 * e->max_serial >= spread) {
+    if (e->max_serial && 2 * e->max_serial >= spread) {
         c = C_SERIAL;
         ns = e->max_serial;
     } else if (phantom_now(a, ts) > e->phantom_ns)
         c = C_PHANTOM;
     else if (e->max_chunks >= 2 && gain > 2 * (e->max_chunk_ns / (e->max_chunks - 1)))
         c = C_PHANTOM; /* a dynamic loop evens out to a chunk: that member lost its CPU */
-    tr_adv_add(a, c, g->fn, 0, gain, ns, mean, g->nthreads);
+    tr_adv_hold(g, c, gain, ns, mean);
 }
 
 /* Member t arrives at its region's barrier t->k with its phase's work. */
@@ -183,7 +206,10 @@ static void arrive(struct adv *a, struct thr *t, uint64_t ts)
  * that starts later than LATE_NS after the release was off its CPU.  A
  * waiter that slept is woken within tens of microseconds when a CPU is
  * free; later than LATE_WOKEN_NS, none was.  The team's next phase waits
- * for the latest of them. */
+ * for the latest of them: its episode weighs that (episode_close).  One
+ * after the last barrier (the primary seeing the join open late) delays
+ * the region's end, but no teammate can take it over: no phantom gain,
+ * only its share of the fork/join cost (late_fj). */
 static void late_start(struct adv *a, struct thr *t, uint64_t ts)
 {
     struct region *g = tr_adv_region_of(a, t->team);
@@ -194,44 +220,18 @@ static void late_start(struct adv *a, struct thr *t, uint64_t ts)
     uint64_t late = ts - g->release;
     if (late <= g->late_max)
         return;
-    enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_PHANTOM;
-    tr_adv_add(a, c, g->fn, 0, late - g->late_max, late - g->late_max, 0, g->nthreads);
+    if (!g->late_max)   /* a fork or barrier can cost up to limit: beyond, a lost CPU */
+        g->late_fj += limit;
     g->crit_path += late - g->late_max;
     g->late_max = late;
+    g->late_k = t->k;
+    g->late_ns = late;
 }
 
 static void region_end(struct adv *a, struct region *g, uint64_t ts)
 {
-    uint64_t wall = ts > g->start ? ts - g->start : 0;
-    if (g->tasks) /* the tasks' regions' wall time, for task_overhead */
-        tr_adv_fn_slot(&a->task_regions, &a->ntask_regions, g->fn)->wall += wall;
-    else if (wall > g->crit_path + g->creation) {
-        enum tr_cause c = a->cpus && g->nthreads > a->cpus ? C_OVERSUBSCRIPTION : C_FORK_JOIN;
-        uint64_t over = wall - g->crit_path - g->creation;
-        tr_adv_add(a, c, g->fn, 0, over, wall, g->crit_path, g->nthreads);
-    }
+    tr_adv_region_end(a, g, ts);
     *g = a->reg[--a->nreg];
-}
-
-/* serial (between regions): thread t, which ended an outermost region last
- * at t->after_ts, forks g: in between it worked alone while the pool
- * waited; shared by g's team that code would take 1/n of the time. */
-static void serial_between(struct adv *a, struct thr *t, const struct region *g, uint64_t ts)
-{
-    uint64_t from = t->after_ts;
-    t->after_ts = 0;
-    if (!from || ts <= from || g->nthreads < 2)
-        return;
-    uint64_t gap = ts - from;
-    struct tr_finding *f = tr_adv_finding(a, C_SERIAL, t->after_fn, g->fn);
-    if (!f)
-        return;
-    f->between = true;
-    f->gain_ns += gap * (g->nthreads - 1) / g->nthreads;
-    f->count++;
-    f->ns += gap;
-    if (g->nthreads > f->threads)
-        f->threads = g->nthreads;
 }
 
 static void record(struct adv *a, const struct tr_rec *r)
@@ -259,8 +259,11 @@ static void record(struct adv *a, const struct tr_rec *r)
         g->release = ts;            /* the fork: members start after it */
         g->released_k = UINT64_MAX; /* "barrier -1" */
         g->level = (unsigned)r->u[TR_ARG_parallel_begin_level];
-        if (g->level <= 1)
-            serial_between(a, t, g, ts);
+        if (g->level <= 1 && t->after_ts && ts > t->after_ts) {
+            g->gap = ts - t->after_ts;  /* the primary alone since its last region */
+            g->gap_fn = t->after_fn;
+        }
+        t->after_ts = 0;
         break;
     }
     case K_PARALLEL_END: {
@@ -412,6 +415,10 @@ static void record(struct adv *a, const struct tr_rec *r)
                 t->t_child[d - 1] += dur;
         }
         break;
+    case K_DROPPED:
+        for (size_t i = 0; i < a->nreg; i++)
+            a->reg[i].dropped = true;
+        break;
     case K_CPUS:
         a->cpus = (unsigned)r->u[TR_ARG_cpus_allowed];
         break;
@@ -450,6 +457,7 @@ void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
     tr_merge_free(m);
     while (a.nreg)
         region_end(&a, &a.reg[0], t1);
+    tr_adv_regions_finish(&a);
     tr_adv_tasks_finish(&a);
     tr_adv_sections_finish(&a, first);
     if (adv->nlogs <= ix) {
@@ -463,6 +471,7 @@ void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
     free(a.sites);
     free(a.task_regions);
     free(a.work);
+    free(a.fns);
 }
 
 static int by_gain(const void *x, const void *y)

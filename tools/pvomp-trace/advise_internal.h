@@ -35,6 +35,27 @@ struct episode {
     uint64_t ready_idle;      /* their idle time in it that began with a task queued */
 };
 
+/* A region instance's findings are held until it ends (advise_region.c):
+ * a region too short for its fork/join cost gives them all to fork_join. */
+struct pending {
+    uint64_t gain, ns, work, count;
+};
+
+/* A region function's instances without tasks, summed until the log's end
+ * (advise_region.c): whether its regions are too short for their fork/join
+ * cost is decided by most of them. */
+struct fn_regions {
+    uint64_t fn;
+    struct pending pend[C__COUNT]; /* its findings, held */
+    struct pending rest;      /* fork/join remainders: gain, wall, critical path */
+    struct pending serial;    /* run serially: wall - work (gap included), wall, work */
+    uint64_t work;            /* members' phase work */
+    uint64_t gap, gap_fn;     /* serial gaps before them shorter than their serial gain */
+    uint64_t n, short_n;      /* instances; those whose fork/join cost exceeds their work */
+    unsigned threads, gaps;
+    bool over;                /* a team larger than the CPUs */
+};
+
 struct region {
     uint64_t team, fn, start;
     unsigned nthreads;
@@ -46,6 +67,12 @@ struct region {
     bool tasks;               /* tasks ran in it */
     unsigned level;           /* 1: not nested */
     uint64_t queued;          /* its tasks created and not yet begun */
+    uint64_t work_sum;        /* its members' phase work, all episodes */
+    uint64_t late_k, late_ns; /* the episode whose members started late, the latest's delay */
+    uint64_t late_fj;         /* the late starts' share of fork/join cost (the limits) */
+    bool dropped;             /* records were lost while it ran: its remainder is unknown */
+    uint64_t gap, gap_fn;     /* the primary's serial code before its fork, and the region before */
+    struct pending pend[C__COUNT];
 };
 
 struct site {                 /* a task construct: where, and its tasks */
@@ -96,6 +123,8 @@ struct adv {
     uint64_t task_wall_fn_n;
     struct fn_wall { uint64_t fn, wall; } *task_regions, *work;
     size_t ntask_regions, nwork;  /* work: members' work per region function */
+    struct fn_regions *fns;
+    size_t nfns;
 };
 
 /* The finding of cause c at (fn, key) of the log being read, made when
@@ -107,6 +136,11 @@ void tr_adv_add(struct adv *a, enum tr_cause c, uint64_t fn, uint64_t key, uint6
 /* The entry of fn in a table of (fn, ns), made when missing. */
 struct fn_wall *tr_adv_fn_slot(struct fn_wall **v, size_t *n, uint64_t fn);
 struct region *tr_adv_region_of(struct adv *a, uint64_t team);
+
+/* advise_region.c: a region instance's findings, held until it ends. */
+void tr_adv_hold(struct region *g, enum tr_cause c, uint64_t gain, uint64_t ns, uint64_t work);
+void tr_adv_region_end(struct adv *a, struct region *g, uint64_t ts);
+void tr_adv_regions_finish(struct adv *a);
 
 /* advise_sync.c */
 uint32_t tr_adv_site_of(struct adv *a, uint64_t fn, uint64_t ra);

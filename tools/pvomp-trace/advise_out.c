@@ -111,8 +111,10 @@ void tr_finding_advice(const struct tr_advice *adv, const struct tr_finding *f, 
                  (double)f->ns / 1e6);
         break;
     case C_PHANTOM:
-        snprintf(b, n, "members waited for teammates that had lost their CPU: "
-                 "GOMP_WAIT_POLICY=pvsched, or fewer threads than CPUs");
+        snprintf(b, n, "members waited for teammates that had lost their CPU (another process "
+                 "or the machine's load): a dynamic schedule with small chunks lets the others "
+                 "take their work, "
+                 "GOMP_WAIT_POLICY=pvsched stops waiters spinning meanwhile");
         break;
     case C_OVERSUBSCRIPTION:
         snprintf(b, n, "%u team threads on %u CPUs: use at most %u threads (OMP_NUM_THREADS), "

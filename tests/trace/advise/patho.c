@@ -177,43 +177,54 @@ static void starvation(int fixed)
 
 /* serial between regions: each time step, the primary thread updates the
  * array alone between two regions while the pool waits for the next fork.
- * Fixed: one region, the update shared out between the two loops. */
+ * Fixed: one region, the update shared out between the two loops.  The
+ * regions' loops have about 1 ms of work: regions of a few microseconds
+ * would be a second pathology (fork_join), which the fix removes too. */
+static void relax(int i) { a[i] = 0.5 * (a[i] + burn(250)); }
+
 static void between(int fixed)
 {
     for (int s = 0; s < STEPS; s++) {
         if (!fixed) {
 #pragma omp parallel for schedule(static) /* PLAIN-serial_between */
             for (int i = 0; i < SN; i++)
-                halve(i);
+                relax(i);
             for (int i = 0; i < SN; i++) /* alone */
                 b[i] = burn(300) + a[i];
 #pragma omp parallel for schedule(static) /* PLAIN-serial_between_next */
             for (int i = 0; i < SN; i++)
-                halve(i);
+                relax(i);
         } else {
 #pragma omp parallel
             {
 #pragma omp for schedule(static)
                 for (int i = 0; i < SN; i++)
-                    halve(i);
+                    relax(i);
 #pragma omp for schedule(static)
                 for (int i = 0; i < SN; i++)
                     b[i] = burn(300) + a[i];
 #pragma omp for schedule(static)
                 for (int i = 0; i < SN; i++)
-                    halve(i);
+                    relax(i);
             }
         }
     }
 }
 
-/* A balanced static loop in a time-step loop, for the next two cases. */
-static void balanced(int nthreads, long steps, long work)
+/* A balanced static loop in a time-step loop, for the next two cases;
+ * dynamic: the same loop with schedule(dynamic). */
+static void balanced(int nthreads, long steps, long work, int dynamic)
 {
     for (long s = 0; s < steps; s++) {
+        if (!dynamic) {
 #pragma omp parallel for schedule(static) num_threads(nthreads) /* PLAIN-balanced */
-        for (int i = 0; i < 64; i++)
-            sink = burn(work);
+            for (int i = 0; i < 64; i++)
+                sink = burn(work);
+        } else {
+#pragma omp parallel for schedule(dynamic) num_threads(nthreads)
+            for (int i = 0; i < 64; i++)
+                sink = burn(work);
+        }
     }
 }
 
@@ -229,10 +240,16 @@ static int cpus(void)
 static void oversubscription(int fixed)
 {
     int n = cpus();
-    balanced(fixed ? n : 4 * n, 400, 4000);
+    balanced(fixed ? n : 4 * n, 400, 4000, 0);
 }
 
-/* phantom: a team on every CPU while another process burns one of them. */
+/* phantom: a team on every CPU while another process burns one of them:
+ * the member sharing that CPU runs at about half speed, and its static
+ * share holds the team up.  Fixed: schedule(dynamic), so the members that
+ * have their CPU take more of the work (one thread fewer, 2 CPUs, was
+ * measured 220 ms slower on the quiet machine: a one-thread team bound
+ * close still shares CPU 0 with the co-runner, and a team of 2 beside it
+ * gets more than one CPU's worth). */
 static void corunner(int fixed)
 {
     int n = cpus();
@@ -245,8 +262,7 @@ static void corunner(int fixed)
         for (;;)
             sink = burn(1000000);
     }
-    /* fixed: one thread fewer than CPUs, off the busy CPU's share. */
-    balanced(fixed ? (n > 1 ? n - 1 : 1) : n, 100, 20000);
+    balanced(n, 100, 20000, fixed);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
 }
