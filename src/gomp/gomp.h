@@ -17,7 +17,7 @@ void GOMP_parallel_end(void);
 bool GOMP_cancellation_point(int which);
 bool GOMP_cancel(int which, bool do_cancel);
 
-/* barrier.c */
+/* src/sync/gomp_barrier.c */
 void GOMP_barrier(void);
 bool GOMP_barrier_cancel(void);
 
@@ -111,7 +111,7 @@ void GOMP_taskwait_depend_nowait(void **depend);
 void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
                     unsigned flags);
 
-/* critical.c */
+/* src/sync/gomp_critical.c */
 void GOMP_critical_start(void);
 void GOMP_critical_end(void);
 void GOMP_critical_name_start(void **pptr);

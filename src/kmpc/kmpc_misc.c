@@ -1,5 +1,5 @@
 /* Smaller libomp entry points on pvomp's routines: the error directive,
- * the split barriers, OpenMP 5.1 num_teams bounds, pause,
+ * OpenMP 5.1 num_teams bounds, pause,
  * target-offload, allocators. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,6 @@
 #include "base/message.h" /* pv_warn */
 #include "kmpc/kmpc.h"
 #include "ompt/ompt.h"    /* pv_ompt_error */
-#include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h" /* pv_gicv */
 
 int omp_pause_resource_all(int kind);
@@ -69,32 +68,6 @@ PV_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message)
     funlockfile(stderr);
     if (fatal)
         exit(EXIT_FAILURE);
-}
-
-/* A barrier whose primary thread runs a block (until end_barrier_master)
- * before the others leave it; they wait at a second barrier. */
-PV_EXPORT kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid)
-{
-    (void)loc, (void)gtid;
-    PV_KMPC_BARRIER();
-    if (omp_get_thread_num() == 0)
-        return 1;
-    PV_KMPC_BARRIER(); /* the primary's end_barrier_master */
-    return 0;
-}
-
-PV_EXPORT void __kmpc_end_barrier_master(ident_t *loc, kmp_int32 gtid)
-{
-    (void)loc, (void)gtid;
-    PV_KMPC_BARRIER();
-}
-
-/* The same, the others not waiting for the primary's block. */
-PV_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gtid)
-{
-    (void)loc, (void)gtid;
-    PV_KMPC_BARRIER();
-    return omp_get_thread_num() == 0;
 }
 
 /* num_teams(lb : ub): pvomp makes ub teams on the host (lb <= ub teams is

@@ -19,8 +19,8 @@
 /* The flag each site tests (held groups: the 4-byte test of the group sees
  * any of its bytes, the first carries the bit). */
 static const unsigned shared_flags[] = {
-    PV_TRACE_HELD_CRITICAL, /* critical.c: GOMP_critical_*, GOMP_atomic_* */
-    PV_TRACE_HELD_LOCK,     /* lock.c: omp_set_lock, omp_unset_lock */
+    PV_TRACE_HELD_CRITICAL, /* sync/gomp_critical.c: GOMP_critical_*, GOMP_atomic_* */
+    PV_TRACE_HELD_LOCK,     /* sync/lock.c: omp_set_lock, omp_unset_lock */
     PV_TRACE_EV_barrier_enter, /* barrier_site.h: every team barrier, the join */
     PV_TRACE_EV_single,        /* loops/gomp_single.c: GOMP_single_start, GOMP_single_copy_start */
     PV_TRACE_EV_loop_chunk,    /* loop.h: every chunk a loop hands out */

@@ -50,7 +50,7 @@ static inline uint32_t pv_trace_held_flags(unsigned group)
 
 /* Some event of the group is traced, or a tool observes the site (bit 1 of
  * a flag, PV_TRACE_OBSERVED): the one test of a site whose OMPT event
- * shares it (critical.c, lock.c). */
+ * shares it (src/sync: gomp_critical.c, lock.c). */
 static inline bool pv_trace_held_on(unsigned group)
 {
     return __builtin_expect(pv_trace_held_flags(group) != 0, 0);

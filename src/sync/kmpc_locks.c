@@ -11,7 +11,7 @@
 
 void *pv_malloc(size_t size);
 
-/* The gcc-layout (OMP_3.0) implementations, in src/runtime/lock.c. */
+/* The gcc-layout (OMP_3.0) implementations, in lock.c. */
 void pv_init_nest_lock_30(void *l);
 void pv_set_nest_lock_30(void *l);
 void pv_unset_nest_lock_30(void *l);

@@ -95,7 +95,7 @@ PV_EXPORT void pv_destroy_lock_30(pv_lock_word *w)
 }
 
 /* omp_set_lock and omp_unset_lock: one flag test per site, shared by the
- * trace points and OMPT (as critical.c): the lock group's trace flags, in
+ * trace points and OMPT (as gomp_critical.c): the lock group's trace flags, in
  * which an attached tool sets a bit of its own (ompt/observe.c).  Untraced
  * and without a tool they are the bare lock word, with no stack frame;
  * otherwise out of line, with the caller's return address read in the
