@@ -9,29 +9,7 @@
 #include <stdlib.h>
 
 #include "runtime/internal.h"
-
-/* lock.c's implementations (local to the library) */
-typedef _Atomic uint32_t pv_lock_word;
-void pv_init_lock_30(pv_lock_word *);
-void pv_destroy_lock_30(pv_lock_word *);
-void pv_set_lock_30(pv_lock_word *);
-void pv_unset_lock_30(pv_lock_word *);
-int pv_test_lock_30(pv_lock_word *);
-void pv_init_nest_lock_30(void *);
-void pv_destroy_nest_lock_30(void *);
-void pv_set_nest_lock_30(void *);
-void pv_unset_nest_lock_30(void *);
-int pv_test_nest_lock_30(void *);
-void pv_init_lock_25(pv_lock_word *);
-void pv_destroy_lock_25(pv_lock_word *);
-void pv_set_lock_25(pv_lock_word *);
-void pv_unset_lock_25(pv_lock_word *);
-int pv_test_lock_25(pv_lock_word *);
-void pv_init_nest_lock_25(void *);
-void pv_destroy_nest_lock_25(void *);
-void pv_set_nest_lock_25(void *);
-void pv_unset_nest_lock_25(void *);
-int pv_test_nest_lock_25(void *);
+#include "sync/lock.h"
 
 /* ---------------------------------------------------------------- locks */
 
@@ -65,11 +43,11 @@ PV_EXPORT void pv_f_destroy_lock_25(int32_t *l) { pv_destroy_lock_25((pv_lock_wo
 PV_EXPORT void pv_f_set_lock_25(int32_t *l) { pv_set_lock_25((pv_lock_word *)l); }
 PV_EXPORT void pv_f_unset_lock_25(int32_t *l) { pv_unset_lock_25((pv_lock_word *)l); }
 PV_EXPORT int32_t pv_f_test_lock_25(int32_t *l) { return pv_test_lock_25((pv_lock_word *)l); }
-PV_EXPORT void pv_f_init_nest_lock_25(int64_t *l) { pv_init_nest_lock_25(l); }
-PV_EXPORT void pv_f_destroy_nest_lock_25(int64_t *l) { pv_destroy_nest_lock_25(l); }
-PV_EXPORT void pv_f_set_nest_lock_25(int64_t *l) { pv_set_nest_lock_25(l); }
-PV_EXPORT void pv_f_unset_nest_lock_25(int64_t *l) { pv_unset_nest_lock_25(l); }
-PV_EXPORT int32_t pv_f_test_nest_lock_25(int64_t *l) { return pv_test_nest_lock_25(l); }
+PV_EXPORT void pv_f_init_nest_lock_25(int64_t *l) { pv_init_nest_lock_25((void *)l); }
+PV_EXPORT void pv_f_destroy_nest_lock_25(int64_t *l) { pv_destroy_nest_lock_25((void *)l); }
+PV_EXPORT void pv_f_set_nest_lock_25(int64_t *l) { pv_set_nest_lock_25((void *)l); }
+PV_EXPORT void pv_f_unset_nest_lock_25(int64_t *l) { pv_unset_nest_lock_25((void *)l); }
+PV_EXPORT int32_t pv_f_test_nest_lock_25(int64_t *l) { return pv_test_nest_lock_25((void *)l); }
 
 F_LOCK_SYMVER(pv_f_init_lock, omp_init_lock_);
 F_LOCK_SYMVER(pv_f_destroy_lock, omp_destroy_lock_);

@@ -8,14 +8,9 @@
 
 #include "kmpc/kmpc.h"
 #include "ompt/ompt.h"
+#include "sync/lock.h" /* the gcc-layout (OMP_3.0) implementations */
 
 void *pv_malloc(size_t size);
-
-/* The gcc-layout (OMP_3.0) implementations, in lock.c. */
-void pv_init_nest_lock_30(void *l);
-void pv_set_nest_lock_30(void *l);
-void pv_unset_nest_lock_30(void *l);
-int pv_test_nest_lock_30(void *l);
 
 #define PV_NEST_LOCK_BYTES 16
 

@@ -19,9 +19,8 @@
 
 #include "base/linux.h"
 #include "runtime/internal.h"
+#include "sync/lock.h"
 #include "trace/held.h"
-
-typedef _Atomic uint32_t pv_lock_word;
 
 struct pv_nest_lock {
     pv_lock_word lock;
