@@ -6,10 +6,9 @@
  * plain aliases (gen_abi.py). */
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "kmpc/kmpc.h"
 #include "ompt/ompt.h"
-
-void *pv_malloc(size_t size);
 
 /* The gcc-layout (OMP_3.0) implementations, in src/runtime/lock.c. */
 void pv_init_nest_lock_30(void *l);

@@ -13,6 +13,7 @@
 
 #include "runtime/affinity.h"
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 static char default_affinity_format[] = "level %L thread %i affinity %A";
 
