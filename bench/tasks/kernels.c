@@ -308,7 +308,7 @@ static void run_sparselu(void)
 }
 
 /* ------------------------------------------------------------- strassen */
-#define ST_N 512   /* matrix side */
+#define ST_N 768   /* matrix side (3 x 2^8: halves down to 24) */
 #define ST_CUT 32  /* sides up to this are multiplied plainly */
 
 static double *st_a, *st_b, *st_want;
