@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct tr_idmap {           /* open addressing: event id -> descriptor index */
+struct tr_idmap {           /* event id -> descriptor index, stream id -> index, ... */
     uint64_t *keys;
     uint32_t *vals;
     size_t cap, n;
