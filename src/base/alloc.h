@@ -10,4 +10,15 @@ void *pv_calloc(size_t n, size_t size);
 void *pv_realloc(void *p, size_t size);
 void *pv_aligned_alloc(size_t align, size_t size);
 
+/* Room for one more element in the array `arr` that holds `n` of `cap`: when
+ * it is full, `cap` doubles (from 0 it becomes `first`) and the array moves
+ * (pv_realloc: out of memory ends the program). */
+#define PV_GROW(arr, n, cap, first)                                           \
+    do {                                                                      \
+        if ((n) >= (cap)) {                                                   \
+            (cap) = (cap) ? 2 * (cap) : (first);                              \
+            (arr) = pv_realloc((arr), (size_t)(cap) * sizeof *(arr));         \
+        }                                                                     \
+    } while (0)
+
 #endif
