@@ -10,7 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-struct bench_opts bench_opt = {.delay_iters = -1, .target_us = 1000.0, .outer = 10, .only = NULL, .fib = 30};
+struct bench_opts bench_opt = {.delay_iters = -1, .target_us = 1000.0, .outer = 10, .only = NULL, .fib = 30,
+                              .calls = 1};
 int bench_threads;
 volatile int bench_false;
 
@@ -100,8 +101,9 @@ void bench_overhead(const char *name, bench_fn test, bench_fn ref)
     if (!selected(name))
         return;
     if (bench_opt.reps > 0) {
-        bench_measured(test, bench_opt.reps);
-        printf("X %s reps=%ld\n", name, bench_opt.reps);
+        for (long c = 0; c < bench_opt.calls; c++)
+            bench_measured(test, bench_opt.reps);
+        printf("X %s reps=%ld calls=%ld\n", name, bench_opt.reps, bench_opt.calls);
         fflush(stdout);
         return;
     }
@@ -170,7 +172,7 @@ static void usage(const char *suite)
 {
     fprintf(stderr,
             "usage: %s [--delay-iters N | --delay-us US] [--target-us US] [--outer K]\n"
-            "       [--only NAME,NAME...] [--calibrate | --list] [--reps N [--fib N]]\n",
+            "       [--only NAME,NAME...] [--calibrate | --list] [--reps N [--calls K] [--fib N]]\n",
             suite);
     exit(2);
 }
@@ -201,6 +203,8 @@ int bench_init(int argc, char **argv, const char *suite)
             bench_opt.outer = atoi(v);
         else if (strcmp(a, "--reps") == 0)
             bench_opt.reps = atol(v);
+        else if (strcmp(a, "--calls") == 0)
+            bench_opt.calls = atol(v);
         else if (strcmp(a, "--fib") == 0)
             bench_opt.fib = atoi(v);
         else if (strcmp(a, "--only") == 0)
@@ -209,7 +213,7 @@ int bench_init(int argc, char **argv, const char *suite)
             usage(suite);
         i++;
     }
-    if (bench_opt.outer < 1)
+    if (bench_opt.outer < 1 || bench_opt.calls < 1)
         usage(suite);
     if (bench_opt.delay_iters < 0)
         bench_opt.delay_iters = (long)(delay_us * 1e3 / ns_per_iter() + 0.5);

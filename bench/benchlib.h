@@ -19,7 +19,9 @@
  * selected construct runs N instances once, in one call of bench_measured()
  * (a function for callgrind to collect and dump at), with no timing, no
  * reference and no growth of innerreps; "X <construct> reps=N" is printed
- * per construct.  --fib N sets fib's argument (FIB30 keeps its name).
+ * per construct; --calls K makes that K calls (K regions of N instances,
+ * the shape of a timed run, for counting scheduler events per region:
+ * bench/tasks/switches.py).  --fib N sets fib's argument (FIB30 keeps its name).
  */
 #ifndef PVOMP_BENCHLIB_H
 #define PVOMP_BENCHLIB_H
@@ -33,6 +35,7 @@ struct bench_opts {
     const char *only;   /* comma list of construct names, or NULL for all */
     int list;           /* --list: print "L <name>" per benchmark, measure nothing */
     long reps;          /* --reps N: run each construct N times once, untimed (0: off) */
+    long calls;         /* --calls K: with --reps, K such runs (default 1) */
     int fib;            /* --fib N: the task-parallel fib's argument (30) */
 };
 

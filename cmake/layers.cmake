@@ -60,13 +60,15 @@ function(pvomp_module name)
     add_dependencies(pvomp_${name} pvomp_trace_events)
   endif()
   target_link_libraries(pvomp_${name} PRIVATE pvomp_flags)
-  # What the module may call, for the link check (tests/layers/links.py).
-  set(calls ${M_BELOW} ${M_CALLS})
+  # What the module may call, for the link check (tests/layers/links.py):
+  # anything of the modules below it and of those it CALLS, and of a module it sees through VIEWS
+  # only what those headers name.
+  set_property(GLOBAL PROPERTY PVOMP_CALLS_${name} ${M_BELOW} ${M_CALLS})
+  set(view_paths)
   foreach(h ${M_VIEWS})
-    get_filename_component(d ${h} DIRECTORY)
-    list(APPEND calls ${d})
+    list(APPEND view_paths ${CMAKE_SOURCE_DIR}/src/${h})
   endforeach()
-  set_property(GLOBAL PROPERTY PVOMP_CALLS_${name} ${calls})
+  set_property(GLOBAL PROPERTY PVOMP_VIEWS_${name} ${view_paths})
   set(PVOMP_MODULES ${PVOMP_MODULES} ${name} PARENT_SCOPE)
 endfunction()
 

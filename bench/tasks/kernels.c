@@ -10,6 +10,9 @@
  *              depend clauses on the blocks (no taskwait inside)
  *   uts        an unbalanced tree (node's child count from a hash of its id,
  *              geometric-like), a task per node, nodes counted
+ *   strassen   Strassen's 7-multiplication recursion on N x N matrices, a
+ *              task per product down to a cut-off size, compared with a plain
+ *              multiplication made before the timed runs
  *
  * Usage: kernels NAME [REPS]: prints "T NAME <ms>" per repetition and exits 1
  * when a result is wrong (bench/tasks/kernels.sh runs them on three runtimes). */
@@ -304,6 +307,136 @@ static void run_sparselu(void)
     }
 }
 
+/* ------------------------------------------------------------- strassen */
+#define ST_N 768   /* matrix side (3 x 2^8: halves down to 24) */
+#define ST_CUT 32  /* sides up to this are multiplied plainly */
+
+static double *st_a, *st_b, *st_want;
+
+/* c = a b for n x n blocks with row strides lda, ldb, ldc (i-k-j order). */
+static void mat_mul(const double *a, int lda, const double *b, int ldb, double *c, int ldc, int n)
+{
+    for (int i = 0; i < n; i++) {
+        double *ci = c + (size_t)i * ldc;
+        for (int j = 0; j < n; j++)
+            ci[j] = 0;
+        for (int k = 0; k < n; k++) {
+            double aik = a[(size_t)i * lda + k];
+            const double *bk = b + (size_t)k * ldb;
+            for (int j = 0; j < n; j++)
+                ci[j] += aik * bk[j];
+        }
+    }
+}
+
+/* out = x + sign * y (n x n, strides lx, ly; out is dense n x n); y NULL: out = x. */
+static void mat_add(const double *x, int lx, const double *y, int ly, double sign, double *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            out[(size_t)i * n + j] =
+                x[(size_t)i * lx + j] + (y ? sign * y[(size_t)i * ly + j] : 0.0);
+}
+
+static void strassen(const double *a, int lda, const double *b, int ldb, double *c, int ldc, int n);
+
+/* One Strassen product m = (x1 + sx x2)(y1 + sy y2), where a NULL x2 / y2
+ * means the operand is x1 / y1 alone; the x blocks have stride lx, the y
+ * blocks ly; m is dense h x h. */
+static void st_product(const double *x1, const double *x2, double sx, int lx, const double *y1,
+                       const double *y2, double sy, int ly, double *m, int h)
+{
+    double *x = NULL, *y = NULL;
+    if (x2) {
+        x = malloc(sizeof(double) * (size_t)h * h);
+        mat_add(x1, lx, x2, lx, sx, x, h);
+        x1 = x;
+        lx = h;
+    }
+    if (y2) {
+        y = malloc(sizeof(double) * (size_t)h * h);
+        mat_add(y1, ly, y2, ly, sy, y, h);
+        y1 = y;
+        ly = h;
+    }
+    strassen(x1, lx, y1, ly, m, h, h);
+    free(x);
+    free(y);
+}
+
+/* c = a b (n x n blocks with strides lda, ldb, ldc): the seven products are
+ * tasks, down to ST_CUT. */
+static void strassen(const double *a, int lda, const double *b, int ldb, double *c, int ldc, int n)
+{
+    if (n <= ST_CUT || n % 2) {
+        mat_mul(a, lda, b, ldb, c, ldc, n);
+        return;
+    }
+    int h = n / 2;
+    size_t hh = (size_t)h * h;
+    const double *a11 = a, *a12 = a + h, *a21 = a + (size_t)h * lda, *a22 = a21 + h;
+    const double *b11 = b, *b12 = b + h, *b21 = b + (size_t)h * ldb, *b22 = b21 + h;
+    double *m1 = malloc(sizeof(double) * 7 * hh);
+    double *m2 = m1 + hh, *m3 = m2 + hh, *m4 = m3 + hh, *m5 = m4 + hh, *m6 = m5 + hh, *m7 = m6 + hh;
+#pragma omp task
+    st_product(a11, a22, 1, lda, b11, b22, 1, ldb, m1, h);
+#pragma omp task
+    st_product(a21, a22, 1, lda, b11, NULL, 0, ldb, m2, h);
+#pragma omp task
+    st_product(a11, NULL, 0, lda, b12, b22, -1, ldb, m3, h);
+#pragma omp task
+    st_product(a22, NULL, 0, lda, b21, b11, -1, ldb, m4, h);
+#pragma omp task
+    st_product(a11, a12, 1, lda, b22, NULL, 0, ldb, m5, h);
+#pragma omp task
+    st_product(a21, a11, -1, lda, b11, b12, 1, ldb, m6, h);
+#pragma omp task
+    st_product(a12, a22, -1, lda, b21, b22, 1, ldb, m7, h);
+#pragma omp taskwait
+    for (int i = 0; i < h; i++) {
+        double *c11 = c + (size_t)i * ldc, *c12 = c11 + h, *c21 = c11 + (size_t)h * ldc,
+               *c22 = c21 + h;
+        for (int j = 0; j < h; j++) {
+            size_t k = (size_t)i * h + j;
+            c11[j] = m1[k] + m4[k] - m5[k] + m7[k];
+            c12[j] = m3[k] + m5[k];
+            c21[j] = m2[k] + m4[k];
+            c22[j] = m1[k] - m2[k] + m3[k] + m6[k];
+        }
+    }
+    free(m1);
+}
+
+/* Small integer entries: every sum and product Strassen forms is an integer
+ * far below 2^53, so it equals the plain product exactly. */
+static void prep_strassen(void)
+{
+    size_t nn = (size_t)ST_N * ST_N;
+    st_a = malloc(sizeof(double) * nn);
+    st_b = malloc(sizeof(double) * nn);
+    st_want = malloc(sizeof(double) * nn);
+    uint32_t s = 4242;
+    for (size_t i = 0; i < nn; i++) {
+        s = s * 1664525u + 1013904223u;
+        st_a[i] = (double)((int)(s >> 28) - 8);
+        s = s * 1664525u + 1013904223u;
+        st_b[i] = (double)((int)(s >> 28) - 8);
+    }
+    mat_mul(st_a, ST_N, st_b, ST_N, st_want, ST_N, ST_N);
+}
+
+static void run_strassen(void)
+{
+    double *c = malloc(sizeof(double) * (size_t)ST_N * ST_N);
+#pragma omp parallel
+#pragma omp single
+    strassen(st_a, ST_N, st_b, ST_N, c, ST_N, ST_N);
+    for (size_t i = 0; i < (size_t)ST_N * ST_N; i++)
+        if (c[i] != st_want[i])
+            failed = 1;
+    free(c);
+}
+
 /* ------------------------------------------------------------------ uts */
 static uint64_t mix(uint64_t x)
 {
@@ -371,16 +504,21 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         void (*fn)(void);
-    } k[] = {{"fib", NULL}, {"fib_cut", NULL}, {"nqueens", run_nqueens}, {"sort", run_sort},
-             {"sparselu", run_sparselu}, {"uts", run_uts}};
+        void (*prep)(void); /* untimed, once: inputs and the reference result */
+    } k[] = {{"fib", NULL, NULL},         {"fib_cut", NULL, NULL},
+             {"nqueens", run_nqueens, NULL}, {"sort", run_sort, NULL},
+             {"sparselu", run_sparselu, NULL}, {"uts", run_uts, NULL},
+             {"strassen", run_strassen, prep_strassen}};
     if (argc < 2) {
-        fprintf(stderr, "usage: kernels fib|fib_cut|nqueens|sort|sparselu|uts [REPS]\n");
+        fprintf(stderr, "usage: kernels fib|fib_cut|nqueens|sort|sparselu|uts|strassen [REPS]\n");
         return 2;
     }
     int reps = argc > 2 ? atoi(argv[2]) : 1;
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         if (strcmp(argv[1], k[i].name) != 0)
             continue;
+        if (k[i].prep)
+            k[i].prep();
         for (int r = 0; r < reps; r++) {
             double t0 = omp_get_wtime();
             if (i < 2)

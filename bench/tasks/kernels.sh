@@ -17,7 +17,7 @@ exe=$build/bench/kernels
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/libomp" && ln -s /usr/lib/x86_64-linux-gnu/libomp.so.5 "$work/libomp/libgomp.so.1"
-kernels="fib fib_cut nqueens sort sparselu uts"
+kernels="fib fib_cut nqueens sort sparselu uts strassen"
 for t in "${threads[@]}"; do
   for r in $(seq "$rounds"); do
     for k in $kernels; do

@@ -28,6 +28,11 @@ void *pv_realloc(void *p, size_t size)
     return q;
 }
 
+void pv_grow_failed(size_t bytes)
+{
+    pv_fatal("out of memory allocating %zu bytes", bytes);
+}
+
 void *pv_aligned_alloc(size_t align, size_t size)
 {
     void *p = NULL;

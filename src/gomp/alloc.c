@@ -5,10 +5,9 @@
 #include "gomp/gomp.h"
 #include "runtime/internal.h"
 #include "runtime/mutex.h"
+#include "runtime/omp_api.h"
 
 /* runtime/alloc.c */
-void *omp_aligned_alloc(size_t alignment, size_t size, uintptr_t allocator);
-void omp_free(void *ptr, uintptr_t allocator);
 
 /* What gcc emits for the allocate directive/clause: a failure that the
  * allocator would report as NULL is fatal here. */

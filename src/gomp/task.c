@@ -35,17 +35,11 @@ PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
         promotable_end(thr, parent, &u);
         return;
     }
-    struct pv_task_args a = {
-        .fn = fn,
-        .data = data,
-        .cpyfn = cpyfn,
-        .arg_size = arg_size,
-        .arg_align = arg_align > 0 ? arg_align : 1,
-        .flags = flags,
-        .priority = (flags & PV_GTF_PRIORITY) ? pv_task_priority_bound(priority) : 0,
-        .depend = depend,
-        .detach = detach,
-    };
+    struct pv_task_args a = pv_task_args_of(
+        fn, data, cpyfn, arg_size, arg_align, flags,
+        (flags & PV_GTF_PRIORITY) ? pv_task_priority_bound(priority) : 0);
+    a.depend = depend;
+    a.detach = detach;
     pv_task_spawn(&a, if_clause);
 }
 

@@ -11,6 +11,7 @@
 
 #include "base/compiler.h"
 #include "gomp/gomp.h"
+#include "runtime/omp_api.h" /* the omp_* routines the __kmpc_* layer stands on */
 
 typedef int32_t kmp_int32;
 typedef uint32_t kmp_uint32;
@@ -113,11 +114,9 @@ void pv_kmpc_gtid_set_helper(kmp_int32 gtid);
  * (kmpc_team.c). */
 void *pv_kmpc_team_once(void *(*create)(void *ctx), void *ctx);
 
-/* The runtime's own entry points that the __kmpc_* layer stands on. */
-int omp_get_thread_num(void);
-int omp_get_num_threads(void);
-int omp_in_parallel(void);
-int omp_get_team_num(void);
-int omp_get_num_teams(void);
+/* kmpc_teams.c: the teams construct's sizes, for the next __kmpc_fork_teams
+ * (also behind __kmpc_push_num_teams_51, kmpc_misc.c). */
+void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
+                           kmp_int32 num_threads);
 
 #endif

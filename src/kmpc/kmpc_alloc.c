@@ -6,12 +6,8 @@
 #include <stdint.h>
 
 #include "kmpc/kmpc.h"
+#include "runtime/omp_api.h"
 
-void *omp_alloc(size_t size, uintptr_t allocator);
-void *omp_aligned_alloc(size_t alignment, size_t size, uintptr_t allocator);
-void *omp_calloc(size_t nmemb, size_t size, uintptr_t allocator);
-void *omp_realloc(void *ptr, size_t size, uintptr_t allocator, uintptr_t free_allocator);
-void omp_free(void *ptr, uintptr_t allocator);
 
 PV_EXPORT void *__kmpc_alloc(kmp_int32 gtid, size_t size, uintptr_t allocator)
 {

@@ -14,17 +14,8 @@
 
 #include "kmpc/kmpc.h"
 #include "runtime/internal.h" /* pv_gicv, pv_warn, pv_malloc */
+#include "runtime/omp_api.h"
 
-void omp_set_num_threads(int);
-void omp_set_dynamic(int);
-void omp_set_nested(int);
-void omp_set_max_active_levels(int);
-int omp_get_ancestor_thread_num(int);
-int omp_get_team_size(int);
-void omp_set_affinity_format(const char *);
-size_t omp_get_affinity_format(char *, size_t);
-void omp_display_affinity(const char *);
-size_t omp_capture_affinity(char *, size_t, const char *);
 
 /* ---------------------------------------------------------- stack size */
 /* The stack size of threads created from now on (libomp: before the first

@@ -21,11 +21,8 @@
 #include "kmpc/kmpc.h"
 #include "runtime/internal.h" /* pv_icv_get, pv_icv_set_schedule, pv_gicv, pv_env_schedule_reread */
 #include "target/target.h"
+#include "runtime/omp_api.h"
 
-int omp_get_initial_device(void);
-int omp_pause_resource(int kind, int device_num);
-void omp_get_schedule(int *kind, int *chunk);
-int omp_get_level(void);
 
 /* Set once the first clang entry has done its switch. */
 static bool started;

@@ -8,14 +8,8 @@
 #include "kmpc/kmpc.h"
 #include "ompt/ompt.h"    /* pv_ompt_error */
 #include "runtime/internal.h" /* pv_gicv */
+#include "runtime/omp_api.h"
 
-int omp_pause_resource_all(int kind);
-uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits, const void *traits);
-void omp_destroy_allocator(uintptr_t allocator);
-void omp_set_default_allocator(uintptr_t allocator);
-uintptr_t omp_get_default_allocator(void);
-void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
-                           kmp_int32 num_threads);
 
 /* The error directive with at(execution), as libomp does it: severity 1
  * (warning) prints a message on stderr and the program goes on; 2 (fatal)

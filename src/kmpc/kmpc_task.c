@@ -13,6 +13,7 @@
 
 #include "kmpc/kmpc_task.h"
 #include "runtime/task_internal.h"
+#include "runtime/omp_api.h"
 
 PV_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
                                             size_t sizeof_kmp_task_t, size_t sizeof_shareds,
@@ -327,7 +328,6 @@ PV_EXPORT struct pv_kmpc_event *__kmpc_task_allow_completion_event(ident_t *loc,
     return b->event;
 }
 
-void omp_fulfill_event(uintptr_t event);
 
 /* omp_fulfill_event@VERSION: clang programs hold the kmpc event; a task
  * that started has pvomp's own event in it. */

@@ -9,7 +9,6 @@
 #include "ompt/tool.h"
 #include "runtime/ompt_view.h"
 
-int omp_get_num_devices(void);     /* icv_api.c */
 
 /* A thread the runtime does not know (yet, or any more), and any thread
  * while no tool is active, runs code outside all parallel regions as far as

@@ -39,7 +39,6 @@ typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned int, const char *);
 static ompt_start_tool_result_t *tool;   /* the active tool's answer */
 static atomic_int finished;              /* finalization done (or under way) */
 
-int omp_get_initial_device(void);        /* icv_api.c */
 
 static const char *runtime_version(void)
 {

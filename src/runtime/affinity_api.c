@@ -8,6 +8,7 @@
 
 #include "runtime/affinity_internal.h"
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 /* ------------------------------------------------------------ printing */
 

@@ -83,12 +83,7 @@ bool pv_cpuset_empty(const cpu_set_t *s)
 
 void pv_plist_push(struct plist *l, cpu_set_t *s)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 16;
-        l->v = realloc(l->v, l->cap * sizeof *l->v);
-        if (!l->v)
-            pv_fatal("out of memory building the place list");
-    }
+    PV_GROW(l->v, l->n, l->cap, 16);
     l->v[l->n++] = s;
 }
 

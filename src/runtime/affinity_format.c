@@ -17,14 +17,9 @@
 #include "base/linux.h"
 #include "runtime/affinity.h"
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 /* The lead's queries (team.c). */
-int omp_get_team_num(void);
-int omp_get_num_teams(void);
-int omp_get_level(void);
-int omp_get_thread_num(void);
-int omp_get_num_threads(void);
-int omp_get_ancestor_thread_num(int level);
 
 /* affinity-format-var is replaced under this lock; readers copy it. */
 static pthread_mutex_t format_lock = PTHREAD_MUTEX_INITIALIZER;

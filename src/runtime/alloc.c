@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 /* omp.h values (gcc 12). */
 enum {

@@ -58,7 +58,9 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
         return true;
     gen &= ~(PV_BAR_TASK | PV_BAR_CANCEL);
 
-    uint32_t now = atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1;
+    /* seq_cst: pairs with flag_task_news's look at `arrived` (a completer
+     * that sees fewer than all arrived leaves the zero count to us). */
+    uint32_t now = atomic_fetch_add_explicit(&b->arrived, 1, memory_order_seq_cst) + 1;
     if (now == atomic_load_explicit(&b->total, memory_order_relaxed) && task_count(team) == 0 && try_release(b, team, gen))
         return false;
 
@@ -87,35 +89,86 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
     }
 }
 
-static void flag_task_news(struct pv_team *team, bool wake_all)
+/* What a barrier waiter is told about tasks, and whom it wakes. */
+enum task_news {
+    NEWS_CHANGED, /* tasks of another region were requeued: flag, wake all */
+    NEWS_DONE,    /* task_count reached 0: flag, wake all, where all have arrived */
+    NEWS_QUEUED,  /* a task was queued: flag, wake one (see pv_barrier_task_queued) */
+    NEWS_TAKEN,   /* a waiter took a task: where some sleep, flag and wake one */
+};
+
+static inline __attribute__((always_inline)) void barrier_task_news(struct pv_barrier *b,
+                                                                    enum task_news news)
 {
-    struct pv_barrier *bars[2] = {&team->barrier, &team->final};
-    for (int i = 0; i < 2; i++) {
-        struct pv_barrier *b = bars[i];
-        /* Only threads that have arrived can be sleeping here. */
-        if (atomic_load_explicit(&b->arrived, memory_order_seq_cst) == 0)
-            continue;
-        atomic_fetch_or_explicit(&b->gen.word, PV_BAR_TASK, memory_order_seq_cst);
-        if (wake_all)
-            pv_wake(&b->gen);
-        else
-            pv_wake_one(&b->gen);
-    }
+    /* Only threads that have arrived can be sleeping here.  seq_cst: pairs
+     * with an arriver's look at task_count (either we see it arrived, or it
+     * sees the count we left). */
+    uint32_t arrived = atomic_load_explicit(&b->arrived, memory_order_seq_cst);
+    if (arrived == 0)
+        return;
+    /* A zero count can end the barrier only once everybody arrived; before
+     * that, the last arriver sees the zero itself. */
+    if (news == NEWS_DONE && arrived != atomic_load_explicit(&b->total, memory_order_relaxed))
+        return;
+    if (news == NEWS_TAKEN && atomic_load_explicit(&b->gen.sleepers, memory_order_seq_cst) == 0)
+        return;
+    uint32_t old = atomic_fetch_or_explicit(&b->gen.word, PV_BAR_TASK, memory_order_seq_cst);
+    if (news == NEWS_CHANGED || news == NEWS_DONE)
+        pv_wake(&b->gen);
+    else if (!(old & PV_BAR_TASK))
+        pv_wake_one(&b->gen);
+}
+
+/* Both barriers of the team (the team barrier and the region's final one). */
+static inline __attribute__((always_inline)) void flag_task_news(struct pv_team *team,
+                                                                 enum task_news news)
+{
+    barrier_task_news(&team->barrier, news);
+    barrier_task_news(&team->final, news);
 }
 
 void pv_barrier_tasks_changed(struct pv_team *team)
 {
-    flag_task_news(team, true);
+    flag_task_news(team, NEWS_CHANGED);
+}
+
+/* The team's last outstanding task completed.  Waking every sleeper each
+ * time the count touched zero, whether or not the barrier could end, cost
+ * TASKWAIT at 4 threads on 2 CPUs a wake-all futex call for most of its
+ * tasks while a thread slept in the region's barrier (the count touches
+ * zero whenever no thread has a task out). */
+void pv_barrier_tasks_done(struct pv_team *team)
+{
+    flag_task_news(team, NEWS_DONE);
 }
 
 /* One task was queued: any waiter of the barrier may run it, so one is
  * woken (a sleeper woken for nothing costs a futex round trip and, with
  * more threads than CPUs, a context switch away from the thread that
  * works).  Spinning waiters see the flag anyway; the woken one runs every
- * queued task it finds. */
+ * queued task it finds.
+ *
+ * No wake when the flag was set already: since it was set no waiter has
+ * cleared it, and a waiter sleeps only with the flag clear (it waits while
+ * the word equals what it read after clearing), so the earlier setter's
+ * wake, or a waiter that was awake then, is still on its way to the
+ * queues and will see this task too (its clearing RMW follows our set in
+ * the word's order).  Without this, a creator whose tasks its own taskwait
+ * takes back at once made a futex call per task while a barrier waiter
+ * slept, the woken waiter finding nothing.  The parallelism it would lose
+ * (tasks queued behind the one a woken waiter takes while others sleep)
+ * comes back through pv_barrier_task_taken. */
 void pv_barrier_task_queued(struct pv_team *team)
 {
-    flag_task_news(team, false);
+    flag_task_news(team, NEWS_QUEUED);
+}
+
+/* A barrier waiter took a queued task: if others sleep, flag and wake one,
+ * who looks for more (a chain: each waiter that finds work wakes the
+ * next, as the wake-ups skipped above would have). */
+void pv_barrier_task_taken(struct pv_team *team)
+{
+    flag_task_news(team, NEWS_TAKEN);
 }
 
 void pv_barrier_cancel(struct pv_barrier *b)

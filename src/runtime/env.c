@@ -13,6 +13,7 @@
 
 #include "runtime/affinity.h"
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 static char default_affinity_format[] = "level %L thread %i affinity %A";
 
@@ -284,10 +285,7 @@ static void parse_nthreads(void)
         unsigned long v;
         if (!eat_ulong(&p, &v) || v == 0 || v > UINT_MAX)
             goto bad;
-        if (n == cap)
-            list = realloc(list, (cap *= 2) * sizeof *list);
-        if (!list)
-            pv_fatal("out of memory parsing OMP_NUM_THREADS");
+        PV_GROW(list, n, cap, 4);
         list[n++] = (unsigned)v;
         p = skip_ws(p);
         if (*p == '\0')
@@ -353,10 +351,7 @@ static bool parse_proc_bind(void)
         unsigned kind;
         if (!eat_bind(&p, &kind))
             goto bad;
-        if (n == cap)
-            list = realloc(list, (cap *= 2) * sizeof *list);
-        if (!list)
-            pv_fatal("out of memory parsing OMP_PROC_BIND");
+        PV_GROW(list, n, cap, 4);
         list[n++] = kind;
         p = skip_ws(p);
         if (*p == '\0')

@@ -8,71 +8,9 @@
 #include <string.h>
 
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 /* --- the C routines called here (other files of the runtime) */
-void omp_set_dynamic(int);
-int omp_get_dynamic(void);
-void omp_set_nested(int);
-int omp_get_nested(void);
-void omp_set_num_threads(int);
-int omp_get_max_threads(void);
-int omp_get_num_procs(void);
-int omp_get_num_threads(void);
-int omp_get_thread_num(void);
-int omp_in_parallel(void);
-int omp_in_final(void);
-double omp_get_wtick(void);
-double omp_get_wtime(void);
-void omp_set_schedule(int, int);
-void omp_get_schedule(int *, int *);
-int omp_get_thread_limit(void);
-void omp_set_max_active_levels(int);
-int omp_get_max_active_levels(void);
-int omp_get_supported_active_levels(void);
-int omp_get_level(void);
-int omp_get_ancestor_thread_num(int);
-int omp_get_team_size(int);
-int omp_get_active_level(void);
-void omp_set_num_teams(int);
-int omp_get_max_teams(void);
-void omp_set_teams_thread_limit(int);
-int omp_get_teams_thread_limit(void);
-int omp_get_cancellation(void);
-int omp_get_proc_bind(void);
-int omp_get_num_places(void);
-int omp_get_place_num_procs(int);
-void omp_get_place_proc_ids(int, int *);
-int omp_get_place_num(void);
-int omp_get_partition_num_places(void);
-void omp_get_partition_place_nums(int *);
-void omp_set_default_device(int);
-int omp_get_default_device(void);
-int omp_get_num_devices(void);
-int omp_get_num_teams(void);
-int omp_get_team_num(void);
-int omp_is_initial_device(void);
-int omp_get_initial_device(void);
-int omp_get_device_num(void);
-int omp_get_max_task_priority(void);
-void omp_set_affinity_format(const char *);
-size_t omp_get_affinity_format(char *, size_t);
-void omp_display_affinity(const char *);
-size_t omp_capture_affinity(char *, size_t, const char *);
-int omp_pause_resource(int, int);
-int omp_pause_resource_all(int);
-void omp_fulfill_event(uintptr_t);
-uintptr_t omp_init_allocator(uintptr_t, int, const void *);
-void omp_destroy_allocator(uintptr_t);
-void omp_set_default_allocator(uintptr_t);
-uintptr_t omp_get_default_allocator(void);
-void omp_display_env(int);
-int omp_in_explicit_task(void);
-int omp_get_device_from_uid(const char *);
-const char *omp_get_uid_from_device(int);
-const char *omp_get_interop_str(const void *, int, int *);
-const char *omp_get_interop_name(const void *, int);
-const char *omp_get_interop_type_desc(const void *, int);
-const char *omp_get_interop_rc_desc(const void *, int);
 
 static inline int to_int(int64_t v)
 {
@@ -317,25 +255,25 @@ static void fres(const char **res, size_t *res_len, const char *s)
 PV_EXPORT void omp_get_interop_str_(const char **res, size_t *res_len, const void *interop,
                                     int32_t property_id, int32_t *ret_code)
 {
-    fres(res, res_len, omp_get_interop_str(interop, property_id, (int *)ret_code));
+    fres(res, res_len, omp_get_interop_str((void *)interop, property_id, (int *)ret_code));
 }
 
 PV_EXPORT void omp_get_interop_name_(const char **res, size_t *res_len, const void *interop,
                                      int32_t property_id)
 {
-    fres(res, res_len, omp_get_interop_name(interop, property_id));
+    fres(res, res_len, omp_get_interop_name((void *)interop, property_id));
 }
 
 PV_EXPORT void omp_get_interop_type_desc_(const char **res, size_t *res_len,
                                           const void *interop, int32_t property_id)
 {
-    fres(res, res_len, omp_get_interop_type_desc(interop, property_id));
+    fres(res, res_len, omp_get_interop_type_desc((void *)interop, property_id));
 }
 
 PV_EXPORT void omp_get_interop_rc_desc_(const char **res, size_t *res_len, const void *interop,
                                         int32_t ret_code)
 {
-    fres(res, res_len, omp_get_interop_rc_desc(interop, ret_code));
+    fres(res, res_len, omp_get_interop_rc_desc((void *)interop, ret_code));
 }
 
 PV_EXPORT void omp_get_uid_from_device_(const char **res, size_t *res_len, int32_t device_num)

@@ -10,6 +10,7 @@
 
 #include "base/clock.h"
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 /* A read of the current task's ICVs, with the runtime set up; with a tool,
  * the calling thread begins as an OpenMP thread if it had not yet. */

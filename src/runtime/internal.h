@@ -164,6 +164,10 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
  * to zero. */
 void pv_barrier_task_queued(struct pv_team *team);
 void pv_barrier_tasks_changed(struct pv_team *team);
+/* task_count dropped to zero: wakes the waiters where everybody arrived. */
+void pv_barrier_tasks_done(struct pv_team *team);
+/* A thread waiting in a barrier took a queued task: wake one more sleeper. */
+void pv_barrier_task_taken(struct pv_team *team);
 /* Cancellation of the parallel region: release every cancellable wait. */
 void pv_barrier_cancel(struct pv_barrier *b);
 

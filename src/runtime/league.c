@@ -4,6 +4,7 @@
  * src/gomp/teams.c; src/target (above) builds the devices on these, and
  * the runtime never calls it (docs/DESIGN.md, "Layers"). */
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 PV_EXPORT int omp_get_num_teams(void)
 {

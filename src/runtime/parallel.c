@@ -1,6 +1,7 @@
 /* The team inquiry routines of the omp_* API (the GOMP_parallel entry
  * points and cancellation: src/gomp/parallel.c). */
 #include "runtime/internal.h"
+#include "runtime/omp_api.h"
 
 /* omp_get_num_threads is the call programs make to get OpenMP going on a
  * thread (and libomp registers the thread there): with a tool, the thread

@@ -206,14 +206,7 @@ static void add_edge(struct pv_task *pred, struct pv_task *t)
      * can only be the last successor recorded. */
     if (pred->nsucc && pred->succ[pred->nsucc - 1] == t)
         return;
-    if (pred->nsucc == pred->succ_cap) {
-        unsigned cap = pred->succ_cap ? 2 * pred->succ_cap : 4;
-        struct pv_task **s = realloc(pred->succ, cap * sizeof *s);
-        if (!s)
-            pv_fatal("out of memory recording task dependences");
-        pred->succ = s;
-        pred->succ_cap = cap;
-    }
+    PV_GROW(pred->succ, pred->nsucc, pred->succ_cap, 4);
     pred->succ[pred->nsucc++] = t;
     atomic_fetch_add_explicit(&t->npred, 1, memory_order_relaxed);
     if (pv_ompt_tool())

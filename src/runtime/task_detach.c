@@ -1,6 +1,7 @@
 /* Detached tasks: omp_fulfill_event.  Part of task.c (see task_parts.h). */
 
 #include "runtime/task_parts.h"
+#include "runtime/omp_api.h"
 
 /* ---------------------------------------------------------------- detach */
 

@@ -185,6 +185,22 @@ static inline int pv_task_priority_bound(int priority)
         return 0;
     return priority > pv_gicv.max_task_priority_var ? pv_gicv.max_task_priority_var : priority;
 }
+/* The arguments of a GOMP_task or GOMP_taskloop call (the body, its data
+ * and how to copy it) as a spawn's; the caller adds what its construct has. */
+static inline struct pv_task_args pv_task_args_of(void (*fn)(void *), void *data,
+                                                  void (*cpyfn)(void *, void *), long arg_size,
+                                                  long arg_align, unsigned flags, int priority)
+{
+    return (struct pv_task_args){
+        .fn = fn,
+        .data = data,
+        .cpyfn = cpyfn,
+        .arg_size = arg_size,
+        .arg_align = arg_align > 0 ? arg_align : 1,
+        .flags = flags,
+        .priority = priority,
+    };
+}
 /* In GOMP_task and GOMP_taskloop*: the entry's return address as the
  * site of the tasks it creates (task_create's codeptr_ra), unless an outer
  * entry (kmpc's, which calls GOMP_task) named it.  Only while task_create is

@@ -134,15 +134,7 @@ void pv_tq_push_shared(struct pv_tstate *ts, struct pv_task *t)
 {
     pv_mutex_lock(&ts->shared_lock);
     unsigned n = atomic_load_explicit(&ts->nshared, memory_order_relaxed);
-    if (n == ts->heap_cap) {
-        unsigned cap = ts->heap_cap ? 2 * ts->heap_cap : 64;
-        struct pv_prio_item *h = pv_malloc(cap * sizeof *h);
-        if (n)
-            memcpy(h, ts->heap, n * sizeof *h);
-        free(ts->heap);
-        ts->heap = h;
-        ts->heap_cap = cap;
-    }
+    PV_GROW(ts->heap, n, ts->heap_cap, 64);
     struct pv_prio_item it = {t->priority, ts->shared_seq++, t};
     unsigned i = n;
     while (i > 0) {

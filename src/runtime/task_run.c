@@ -81,7 +81,7 @@ struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff)
     /* Last: once task_count is 0 a barrier may end and the team be reused
      * (not while a successor is handed over: it still counts). */
     if (atomic_fetch_sub_explicit(&team->task_count, 1, memory_order_seq_cst) == 1)
-        pv_barrier_tasks_changed(team);
+        pv_barrier_tasks_done(team);
     return next;
 }
 
@@ -182,6 +182,8 @@ bool pv_task_run_pending_gen(struct pv_team *team, _Atomic uint32_t *gen_word, u
                 free(mark);
             return true;
         }
+        if (gen_word)
+            pv_barrier_task_taken(team);
         task_run(thr, t);
         ran = true;
     }

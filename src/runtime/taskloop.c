@@ -91,16 +91,9 @@ void pv_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), 
     if (codeptr)
         pv_ompt_taskloop(true, n, codeptr);
 
-    struct pv_task_args a = {
-        .fn = fn,
-        .data = data,
-        .cpyfn = cpyfn,
-        .arg_size = arg_size,
-        .arg_align = arg_align > 0 ? arg_align : 1,
-        .flags = flags & PV_GTF_FINAL,
-        .priority = pv_task_priority_bound(priority),
-        .bounds = true,
-    };
+    struct pv_task_args a = pv_task_args_of(fn, data, cpyfn, arg_size, arg_align,
+                                            flags & PV_GTF_FINAL, pv_task_priority_bound(priority));
+    a.bounds = true;
     bool deferrable = (flags & PV_GTF_IF) && team && thr->task && !thr->task->final &&
                       !pv_task_throttled(team, sp.ntasks < pv_task_throttle_limit(team)
                                                    ? sp.ntasks

@@ -6,11 +6,11 @@
  * plain aliases (gen_abi.py). */
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "kmpc/kmpc.h"
 #include "ompt/ompt.h"
 #include "sync/lock.h" /* the gcc-layout (OMP_3.0) implementations */
 
-void *pv_malloc(size_t size);
 
 #define PV_NEST_LOCK_BYTES 16
 

@@ -11,6 +11,7 @@
 
 #include "runtime/internal.h"
 #include "target/mapint.h"
+#include "runtime/omp_api.h"
 
 PV_EXPORT void *omp_get_mapped_ptr(const void *ptr, int device_num)
 {

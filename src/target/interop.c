@@ -15,6 +15,7 @@
 
 #include "runtime/internal.h"
 #include "target/target.h"
+#include "runtime/omp_api.h"
 
 void GOMP_taskwait_depend(void **depend);
 

@@ -82,14 +82,7 @@ struct pv_mapping *pv_map_find_addr(struct pv_map_table *t, uintptr_t a)
 
 void pv_map_insert(struct pv_map_table *t, struct pv_mapping *m)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 16;
-        struct pv_mapping **v = realloc(t->v, cap * sizeof *v);
-        if (!v)
-            pv_fatal("out of memory (device mapping table)");
-        t->v = v;
-        t->cap = cap;
-    }
+    PV_GROW(t->v, t->n, t->cap, 16);
     size_t lo = first_not_less(t, m);
     memmove(&t->v[lo + 1], &t->v[lo], (t->n - lo) * sizeof *t->v);
     t->v[lo] = m;

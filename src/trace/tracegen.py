@@ -444,7 +444,7 @@ def catalog_text(events, enums, src_name):
 
 
 def gen_reader(events, enums, src_name):
-    """C tables for tools/pvomp-trace (reader.h declares their types)."""
+    """C tables for tools/pvomp-trace (desc.h declares their types)."""
     check_meta(events)
     h = header_start(src_name, "TR_CATALOG_H") + [
          "/* Index of each event in tr_cat_events (the line order of the catalog). */",
@@ -465,7 +465,7 @@ def gen_reader(events, enums, src_name):
           "",
           "#endif"]
     c = ["/* Generated from %s by tracegen.py - do not edit. */" % src_name,
-         '#include "reader.h"',
+         '#include "desc.h"',
          ""]
     for en in enums:
         c.append("static const char *const enum_%s_names[] = { %s };"

@@ -149,10 +149,7 @@ static void writer_pass(int final)
     sink->begin_pass();
     pv_trace_registry_lock();
     for (struct pv_trace_ring *r = pv_trace_registry_first(); r; r = r->next) {
-        if (n == s_cap) {
-            s_cap = s_cap ? 2 * s_cap : 64;
-            s = pv_realloc(s, s_cap * sizeof *s);
-        }
+        PV_GROW(s, n, s_cap, 64);
         s[n++].r = r;
     }
     pv_trace_registry_unlock();

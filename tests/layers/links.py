@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """The layers hold at link time too: every function or variable a module's
 objects use from another module is defined in a module it may call (the
-modules below it, and those whose headers it sees through VIEWS).  A bare
-declaration of a function above gets past the include directories; this
-catches it.
+modules below it), or, of a module whose headers it sees through VIEWS, is
+named in one of those headers (src/ompt may use of the runtime only what
+runtime/ompt_view.h and runtime/barrier_kind.h declare).  A bare
+declaration of a function above, or of a runtime function outside the view,
+gets past the include directories; this catches it.
 
-links.py NM MODULE=callee,callee...=obj;obj... ...
+links.py NM MODULE=callee,callee...=obj;obj...[=viewheader;viewheader...] ...
 """
+import os
+import re
 import subprocess
 import sys
 
@@ -19,9 +23,18 @@ def symbols(nm, objs, *flags):
 def main():
     nm = sys.argv[1]
     modules = {}
+    views = {}  # module -> {viewed module: identifiers its view headers name}
     for arg in sys.argv[2:]:
-        name, calls, objs = arg.split("=", 2)
+        name, calls, objs, *rest = arg.split("=", 3)
         modules[name] = (set(filter(None, calls.split(","))), [o for o in objs.split(";") if o])
+        for h in filter(None, (rest[0] if rest else "").split(";")):
+            seen = os.path.basename(os.path.dirname(h))
+            with open(h) as f:
+                # The names a header mentions (declarations, and the odd
+                # word of a comment: a header written for the module says
+                # nothing else).
+                views.setdefault(name, {}).setdefault(seen, set()).update(
+                    re.findall(r"[A-Za-z_]\w*", f.read()))
     owner = {}
     for name, (_, objs) in modules.items():
         for sym in symbols(nm, objs, "-g", "--defined-only"):
@@ -31,9 +44,16 @@ def main():
         for obj in objs:
             for sym in sorted(symbols(nm, [obj], "-u")):
                 m = owner.get(sym)
-                if m and m != name and m not in calls:
-                    bad.append(f"{name}: {obj.rsplit('/', 1)[-1]} uses {sym} of {m}, "
-                               f"expected only modules it may call ({', '.join(sorted(calls)) or 'none'})")
+                if not m or m == name or m in calls:
+                    continue
+                viewed = views.get(name, {})
+                if m in viewed:
+                    if sym not in viewed[m]:
+                        bad.append(f"{name}: {obj.rsplit('/', 1)[-1]} uses {sym} of {m}, which its "
+                                   f"view of {m} does not declare")
+                    continue
+                bad.append(f"{name}: {obj.rsplit('/', 1)[-1]} uses {sym} of {m}, "
+                           f"expected only modules it may call ({', '.join(sorted(calls)) or 'none'})")
     for b in bad:
         print(b)
     print(f"links: {len(modules)} modules, {len(bad)} uses of a module above")

@@ -3,7 +3,9 @@
 #ifndef PVOMP_TRACE_ADVISE_INTERNAL_H
 #define PVOMP_TRACE_ADVISE_INTERNAL_H
 
-#include "advise.h"
+#include "advice.h"
+#include "idmap.h"
+#include "log.h"
 
 #define MAX_FINDINGS 4096u
 #define MAX_ADV_SITES 1024u

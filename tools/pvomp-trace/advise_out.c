@@ -6,6 +6,12 @@
 #include <string.h>
 
 #include "advise.h"
+#include "commands.h"
+#include "log.h"
+#include "names.h"
+#include "out.h"
+#include "tasks.h"
+#include "timebase.h"
 
 static double share(const struct tr_advice *adv, const struct tr_finding *f)
 {

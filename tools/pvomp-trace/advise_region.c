@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "advise_internal.h"
+#include "mem.h"
 
 void tr_adv_hold(struct region *g, enum tr_cause c, uint64_t gain, uint64_t ns, uint64_t work)
 {

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "advise_internal.h"
+#include "log.h"
+#include "mem.h"
 
 _Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns argument");
 

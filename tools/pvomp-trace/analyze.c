@@ -6,7 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "analyze.h"
+#include "desc.h"
+#include "log.h"
+#include "mem.h"
+#include "records.h"
+#include "tasks.h"
+
 
 /* section() reads the ns of critical_held and lock_held alike. */
 _Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns argument");
@@ -132,7 +138,7 @@ static void task_interval(struct tr_analysis *a, uint32_t ti, unsigned d, uint64
 {
     struct tr_thr *t = &a->thr[ti];
     uint64_t s = t->task_start[d];
-    tr_task_ran(a, t->task_site[d], ti, ts > s ? ts - s : 0);
+    tr_task_ran(&a->tasks, a->nthr, t->task_site[d], ti, ts > s ? ts - s : 0);
     a->iv_site = t->task_site[d];
     interval(a, ti, IV_TASK, s, ts);
 }
@@ -270,10 +276,10 @@ void tr_analysis_add(struct tr_analysis *a, const struct tr_rec *r)
         section(a, ti, &t->lock, IV_LOCK_WAIT, IV_LOCK, r->d->kind - K_LOCK_ENTER, r, ts);
         break;
     case K_TASK_CREATE:
-        tr_task_created(a, r);
+        tr_task_created(&a->tasks, r);
         break;
     case K_TASK_BEGIN: {
-        uint32_t site = tr_task_begun(a, r->u[TR_ARG_task_begin_task]);
+        uint32_t site = tr_task_begun(&a->tasks, r->u[TR_ARG_task_begin_task]);
         if (t->task_depth < 16) {
             t->task_start[t->task_depth] = ts;
             t->task_site[t->task_depth] = site;
@@ -353,7 +359,7 @@ void tr_analysis_free(struct tr_analysis *a)
         free(a->active[i].work);
     free(a->active);
     free(a->fns);
-    tr_tasks_free(a);
+    tr_tasks_free(&a->tasks);
     free(a->thr);
     a->active = NULL;
     a->fns = NULL;

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "desc.h"
+#include "mem.h"
+
 
 static char *dup_range(const char *a, const char *b)
 {
@@ -207,28 +209,12 @@ const char *tr_parse_enum(const char *name, const char *values, struct tr_enum *
     return NULL;
 }
 
-void tr_problem(struct tr_diag *dg, uint64_t off, const char *fmt, ...)
+void tr_desc_finish(struct tr_desc *d)
 {
-    va_list ap;
-    dg->damaged = true;
-    if (dg->n >= dg->limit) {
-        dg->suppressed++;
-        return;
+    size_t n = strlen(d->name);
+    d->namelen = (uint16_t)(n > UINT16_MAX ? UINT16_MAX : n);
+    for (unsigned i = 0; i < d->nargs; i++) {
+        n = strlen(d->argname[i]);
+        d->argnamelen[i] = (uint8_t)(n > 255 ? 255 : n);
     }
-    dg->n++;
-    fprintf(dg->out, "pvomp-trace: %s: byte %llu: ", dg->path, (unsigned long long)off);
-    va_start(ap, fmt);
-    vfprintf(dg->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', dg->out);
-}
-
-void tr_note(struct tr_diag *dg, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(dg->out, "pvomp-trace: %s: ", dg->path);
-    va_start(ap, fmt);
-    vfprintf(dg->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', dg->out);
 }

@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "commands.h"
+#include "desc.h"
+#include "log.h"
+#include "names.h"
+#include "out.h"
+#include "records.h"
+
 
 static void print_record(struct tr_out *o, struct tr_log *log, const struct tr_rec *r,
                          int64_t delta)

@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "commands.h"
+#include "desc.h"
+#include "diag.h"
+#include "log.h"
+
 
 struct idpair {
     uint64_t id;

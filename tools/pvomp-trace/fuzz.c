@@ -9,7 +9,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "reader.h"
+#include "commands.h"
+#include "log.h"
+#include "out.h"
+
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,15 @@
 #include <string.h>
 
 #include "advise.h"
-#include "reader.h"
+#include "analyze.h"
+#include "commands.h"
+#include "html.h"
+#include "log.h"
+#include "mem.h"
+#include "names.h"
+#include "out.h"
+#include "stats.h"
+#include "timebase.h"
 
 extern const char tr_report_js[], tr_report_css[];
 
@@ -120,14 +128,14 @@ static int32_t fn_index(struct report *r, uint64_t fn)
 static int32_t site_index(struct report *r, uint32_t site)
 {
     if (site >= r->nsite_fn) {
-        size_t n = r->a->nsites > site ? r->a->nsites : site + 1;
+        size_t n = r->a->tasks.nsites > site ? r->a->tasks.nsites : site + 1;
         r->site_fn = tr_xrealloc(r->site_fn, n, sizeof *r->site_fn);
         memset(r->site_fn + r->nsite_fn, 0, (n - r->nsite_fn) * sizeof *r->site_fn);
         r->nsite_fn = n;
     }
     if (!r->site_fn[site]) {
         char hex[24];
-        r->site_fn[site] = 1 + name_index(r, tr_task_name(r->a->log, &r->a->sites[site], hex));
+        r->site_fn[site] = 1 + name_index(r, tr_task_name(r->a->log, &r->a->tasks.sites[site], hex));
     }
     return r->site_fn[site] - 1;
 }

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "idmap.h"
+#include "mem.h"
+
 
 static size_t home_of(const struct tr_idmap *m, uint64_t key)
 {

@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "commands.h"
+#include "log.h"
+#include "names.h"
+#include "timebase.h"
+
 
 #define MAX_LOGS 4096
 

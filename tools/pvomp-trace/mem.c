@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "mem.h"
+
 
 static void *need(void *p)
 {

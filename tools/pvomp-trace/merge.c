@@ -9,7 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "desc.h"
+#include "diag.h"
+#include "log.h"
+#include "mem.h"
+#include "records.h"
+#include "win.h"
+
 
 #define REC_WINDOW (64u << 10)
 #define HDR_WINDOW 256u

@@ -21,7 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reader.h"
+#include "desc.h"
+#include "log.h"
+#include "mem.h"
+#include "names.h"
+#include "tasks.h"
+
 
 enum obj_state { OBJ_OK, OBJ_MISSING, OBJ_MISMATCH };
 

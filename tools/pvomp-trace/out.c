@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "desc.h"
+#include "mem.h"
+#include "out.h"
+
 
 size_t tr_out_bufsize = 1u << 20;
 

@@ -7,48 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reader.h"
+#include "desc.h"
+#include "diag.h"
+#include "idmap.h"
+#include "log.h"
+#include "mem.h"
+#include "win.h"
 
-/* ------------------------------------------------------------- windows */
-void tr_win_init(struct tr_win *w, int fd, uint64_t fsize, size_t cap)
-{
-    memset(w, 0, sizeof *w);
-    w->fd = fd;
-    w->fsize = fsize;
-    w->cap = cap;
-}
-
-void tr_win_free(struct tr_win *w)
-{
-    free(w->buf);
-    w->buf = NULL;
-    w->alloc = w->len = 0;
-}
-
-const uint8_t *tr_win_fill(struct tr_win *w, uint64_t off, size_t n)
-{
-    if (off > w->fsize || n > w->fsize - off)
-        return NULL;
-    size_t want = n > w->cap ? n : w->cap;
-    if (want > w->fsize - off)
-        want = (size_t)(w->fsize - off);
-    if (want > w->alloc) {
-        w->buf = tr_xrealloc(w->buf, want, 1);
-        w->alloc = want;
-    }
-    size_t got = 0;
-    while (got < want) {
-        ssize_t r = pread(w->fd, w->buf + got, want - got, (off_t)(off + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    w->base = off;
-    w->len = got;
-    return got >= n ? w->buf : NULL;
-}
 
 /* --------------------------------------------------------- descriptors */
 /* Where a descriptor comes from: the layouts of the log's own records
@@ -157,16 +122,6 @@ struct tr_desc *tr_log_desc(struct tr_log *log, uint64_t id)
         return log->direct[id] ? &log->descs[log->direct[id] - 1] : NULL;
     uint32_t i = tr_idmap_get(&log->ids, id);
     return i == UINT32_MAX ? NULL : &log->descs[i];
-}
-
-void tr_desc_finish(struct tr_desc *d)
-{
-    size_t n = strlen(d->name);
-    d->namelen = (uint16_t)(n > UINT16_MAX ? UINT16_MAX : n);
-    for (unsigned i = 0; i < d->nargs; i++) {
-        n = strlen(d->argname[i]);
-        d->argnamelen[i] = (uint8_t)(n > 255 ? 255 : n);
-    }
 }
 
 /* ---------------------------------------------------------- decoding */

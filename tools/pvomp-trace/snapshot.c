@@ -16,7 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "reader.h"
+#include "commands.h"
+
 
 /* The value of `name` in /proc/PID/environ (malloc'd), or NULL. */
 static char *env_of(const char *environ_buf, size_t len, const char *name)

@@ -5,7 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "analyze.h"
+#include "commands.h"
+#include "desc.h"
+#include "log.h"
+#include "mem.h"
+#include "names.h"
+#include "out.h"
+#include "stats.h"
+#include "tasks.h"
+#include "timebase.h"
+
 
 static const enum tr_iv thread_cols[] = {
     IV_PARALLEL, IV_BARRIER, IV_SPIN, IV_BLOCK, IV_CRIT, IV_CRIT_WAIT, IV_LOCK, IV_LOCK_WAIT,
@@ -67,8 +77,8 @@ static struct task_row *task_row(struct task_rows *t, const char *name)
 static void task_rows_add(struct task_rows *t, struct tr_analysis *a)
 {
     size_t words = (a->nthr + 63) / 64;
-    for (size_t i = 0; i < a->nsites; i++) {
-        struct tr_task_site *s = &a->sites[i];
+    for (size_t i = 0; i < a->tasks.nsites; i++) {
+        struct tr_task_site *s = &a->tasks.sites[i];
         char hex[24];
         if (!s->instances)
             continue;

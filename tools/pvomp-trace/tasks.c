@@ -1,4 +1,4 @@
-/* Explicit tasks by where they were created (analyze.c calls these):
+/* Explicit tasks by where they were created (analyze.c calls these, with its tr_tasks):
  * task_create says which task pointer has which body (fn) and construct
  * (codeptr_ra); task_begin/task_end carry only the pointer.  A table of the
  * tasks created and not yet begun maps the pointer to its site; the
@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "idmap.h"
+#include "log.h"
+#include "mem.h"
+#include "tasks.h"
 
 #define MAX_SITES 4096u
 
-static void sites_start(struct tr_analysis *a)
+static void sites_start(struct tr_tasks *a)
 {
     if (a->nsites)
         return;
@@ -21,7 +24,7 @@ static void sites_start(struct tr_analysis *a)
     a->nsites = 1; /* sites[0]: created before the log */
 }
 
-static uint32_t site_of(struct tr_analysis *a, uint64_t fn, uint64_t ra)
+static uint32_t site_of(struct tr_tasks *a, uint64_t fn, uint64_t ra)
 {
     sites_start(a);
     for (size_t i = a->nsites; i-- > 1;) /* few sites; a program's loop repeats the last */
@@ -37,7 +40,7 @@ static uint32_t site_of(struct tr_analysis *a, uint64_t fn, uint64_t ra)
     return (uint32_t)a->nsites++;
 }
 
-void tr_task_created(struct tr_analysis *a, const struct tr_rec *r)
+void tr_task_created(struct tr_tasks *a, const struct tr_rec *r)
 {
     /* Logs from before codeptr_ra have three arguments. */
     uint64_t ra = r->nargs > TR_ARG_task_create_codeptr_ra ? r->u[TR_ARG_task_create_codeptr_ra] : 0;
@@ -46,18 +49,18 @@ void tr_task_created(struct tr_analysis *a, const struct tr_rec *r)
     tr_idmap_put(&a->pending, r->u[TR_ARG_task_create_task], s);
 }
 
-uint32_t tr_task_begun(struct tr_analysis *a, uint64_t task)
+uint32_t tr_task_begun(struct tr_tasks *a, uint64_t task)
 {
     uint32_t v = tr_idmap_take(&a->pending, task);
     sites_start(a);
     return v == UINT32_MAX ? 0 : v;
 }
 
-void tr_task_ran(struct tr_analysis *a, uint32_t site, uint32_t thr, uint64_t ns)
+void tr_task_ran(struct tr_tasks *a, size_t nthr, uint32_t site, uint32_t thr, uint64_t ns)
 {
     struct tr_task_site *s = &a->sites[site];
     if (!s->ran)
-        s->ran = tr_xcalloc((a->nthr + 63) / 64, sizeof *s->ran);
+        s->ran = tr_xcalloc((nthr + 63) / 64, sizeof *s->ran);
     s->ran[thr / 64] |= 1ull << (thr % 64);
     s->instances++;
     s->total += ns;
@@ -65,15 +68,7 @@ void tr_task_ran(struct tr_analysis *a, uint32_t site, uint32_t thr, uint64_t ns
         s->max = ns;
 }
 
-unsigned tr_task_threads(const struct tr_analysis *a, const struct tr_task_site *s)
-{
-    unsigned n = 0;
-    for (size_t i = 0; s->ran && i < (a->nthr + 63) / 64; i++)
-        n += (unsigned)__builtin_popcountll(s->ran[i]);
-    return n;
-}
-
-void tr_tasks_free(struct tr_analysis *a)
+void tr_tasks_free(struct tr_tasks *a)
 {
     for (size_t i = 0; i < a->nsites; i++)
         free(a->sites[i].ran);

@@ -5,7 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "analyze.h"
+#include "commands.h"
+#include "desc.h"
+#include "html.h"
+#include "log.h"
+#include "names.h"
+#include "out.h"
+#include "records.h"
+#include "tasks.h"
+#include "timebase.h"
+
 
 static bool is_interval_event(enum tr_kind k)
 {
@@ -67,7 +77,7 @@ static void json_interval(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t s, 
         tr_out_json_str(o, (const uint8_t *)name, strlen(name));
         tr_out_char(o, '}');
     } else if (kind == IV_TASK) { /* "args":{"task":"main:41 (demo.c)","fn":"0x..","codeptr_ra":"0x.."} */
-        const struct tr_task_site *t = &j->a->sites[j->a->iv_site];
+        const struct tr_task_site *t = &j->a->tasks.sites[j->a->iv_site];
         char hex[24];
         const char *name = tr_task_name(j->a->log, t, hex);
         tr_out_str(o, ",\"args\":{\"task\":");
@@ -166,21 +176,6 @@ static void json_log(struct tr_log *log, struct tr_out *o, bool *first, uint64_t
     tr_analysis_finish(&a);
     tr_analysis_free(&a);
     *first = j.first;
-}
-
-/* Logs of one host share CLOCK_MONOTONIC, so their records line up on it;
- * across hosts CLOCK_REALTIME (NTP-synchronised: to about a millisecond),
- * or offsets the user gives. */
-int64_t tr_log_time_offset(const struct tr_log *log)
-{
-    uint64_t base = log->realtime_base ? log->clock_real : log->clock_mono;
-    return (base || log->clock_ts ? (int64_t)(base - log->clock_ts) : 0) + log->shift_ns;
-}
-
-const char *tr_log_lane(const struct tr_log *log)
-{
-    const char *s = strrchr(log->path, '/');
-    return s ? s + 1 : log->path;
 }
 
 static void timeline_json(struct tr_log **logs, size_t n, struct tr_out *o)

@@ -3,7 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "desc.h"
+#include "diag.h"
+#include "log.h"
+#include "records.h"
+#include "win.h"
+
 
 struct tr_walk {
     struct tr_log *log;
