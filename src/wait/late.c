@@ -15,13 +15,15 @@
  *     on this CPU (its rseq area names it, peers.h: it cannot be running, this
  *     waiter is), or the wait is `yield` old and another `yield` has passed,
  *     as libomp's waiters yield (every 256 pauses, ~13 us here, from the
- *     512th; 50 us measured best, docs/pvsched.md).  A yield with nobody
+ *     512th; 50 us measured best, docs/pvsched.md), or 5 us after a yield
+ *     that gave the CPU back within 100 us (`fast`, `back` below).  A yield with nobody
  *     else queued is one cheap system call; with somebody queued it hands
  *     them the CPU at once, and the waiter stays runnable, so no wake-up is
  *     needed to bring it back.
  * A teammate that really runs passes every test, so on a quiet machine the
  * waiter spins as before, pays a clock read every 64 spins and, in a wait
- * longer than `yield`, a system call every `yield`. */
+ * longer than `yield`, a system call every `fast` (its yields come back at
+ * once: nothing else is queued). */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +47,10 @@ static uint64_t yield_ns = 50000;  /* a sched_yield this often, from this age on
  * nothing was queued, or what ran yields in turn, as a polling MPI rank
  * does), the next comes after `fast` instead: handing the CPU over is cheap
  * and lets the other task progress.  A yield that took a slice (a busy
- * co-runner ran) keeps the `yield` interval.  fast 0: always `yield`. */
-static uint64_t fast_ns = 0;
+ * co-runner ran) keeps the `yield` interval.  fast 0: always `yield`
+ * (docs/pvsched.md, "The yield interval": MPI ranks beside each other 0.33x
+ * the better of libgomp and libomp with it, 0.76x without). */
+static uint64_t fast_ns = 5000;
 static uint64_t back_ns = 100000;
 /* How long this thread's last rule-2 yield kept it off its CPU. */
 static __thread uint64_t last_yield_ns __attribute__((tls_model("initial-exec")));

@@ -9,11 +9,11 @@
  * co-runner had taken the CPU.  Judged per millisecond of thread 1's own CPU
  * time in those waits (a preempted waiter neither spins nor yields), over
  * enough steps for 40 ms of it:
- *   often     (fast=5):            more than 40 yields per ms (one per 25 us;
- *                                  measured ~130 quiet)
- *   seldom    (the default):       at most 25 per ms plus one per off-CPU gap
- *                                  (one per 50 us; measured ~20)
- *   slowback  (fast=5, slow yields): the same as seldom */
+ *   often     (the default, fast=5): more than 40 yields per ms (one per 25 us;
+ *                                  measured ~100-130)
+ *   seldom    (fast=0):            at most 25 per ms plus one per off-CPU gap
+ *                                  (one per 50 us; measured ~20 quiet)
+ *   slowback  (the default, slow yields): the same as seldom */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <omp.h>
