@@ -52,8 +52,6 @@ static uint64_t yield_ns = 50000;  /* a sched_yield this often, from this age on
  * the better of libgomp and libomp with it, 0.76x without). */
 static uint64_t fast_ns = 5000;
 static uint64_t back_ns = 100000;
-/* How long this thread's last rule-2 yield kept it off its CPU. */
-static __thread uint64_t last_yield_ns __attribute__((tls_model("initial-exec")));
 
 /* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US,fast=US,back=US"
  * (":" may stand for ",", so that a value fits where commas separate). */
@@ -175,11 +173,10 @@ enum pv_late_why pv_late_check(struct pv_late *l)
      * now, and this waiter stays runnable, so no wake-up is needed. */
     if (gap > gap_ns || (yield_ns && now >= l->next_yield_ns) || teammate_behind()) {
         sched_yield();
-        uint64_t back = pv_monotonic_ns();
-        last_yield_ns = back - now;
-        bool quick = fast_ns && last_yield_ns < back_ns;
-        l->next_yield_ns = back + (quick ? fast_ns : yield_ns);
-        l->last_ns = back;
+        uint64_t after = pv_monotonic_ns();
+        bool quick = fast_ns && after - now < back_ns; /* the yield's own length */
+        l->next_yield_ns = after + (quick ? fast_ns : yield_ns);
+        l->last_ns = after;
     }
     return PV_LATE_SPIN;
 }

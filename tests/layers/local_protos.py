@@ -19,13 +19,14 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from links import symbols
+
 AUX = re.compile(r"^/\* (\S+):(\d+):([NO])([CF]) \*/ (.*?)([A-Za-z_]\w*) \(")
 
 
 def defined(nm, obj):
-    out = subprocess.run([nm, "--defined-only", "-g", obj], check=True, capture_output=True,
-                         text=True).stdout
-    return {l.split()[-1].split("@")[0] for l in out.splitlines() if l.strip()}
+    """The functions and variables obj defines, without symbol versions."""
+    return {s.split("@")[0] for s in symbols(nm, [obj], "-g", "--defined-only")}
 
 
 def main():
