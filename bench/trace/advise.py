@@ -8,7 +8,7 @@ pathology programs of tests/trace/advise/patho.c.  Not a test: a benchmark.
 Each case runs plain and fixed, traced (PVOMP_TRACE, default events) and
 untraced, the four interleaved in every round.  predicted: the median over
 the plain traced runs of `advise --json`'s largest finding of the case's
-cause (phantom: phantom or imbalance); measured: median(kernel time, plain)
+cause; measured: median(kernel time, plain)
 - median(kernel time, fixed), traced (what the prediction is about) and
 untraced.  error: predicted / measured traced - 1.  The goal is |error| <=
 35 %.  region: every finding at that finding's region, summed (a fix that

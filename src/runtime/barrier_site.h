@@ -9,6 +9,7 @@
 #define PV_RUNTIME_BARRIER_SITE_H
 
 #include "runtime/internal.h"
+#include "trace/run_delay.h"
 #include "trace/trace.h"
 
 /* The trace records no cancellable barrier outside a team. */
@@ -57,6 +58,7 @@ pv_barrier_sequence(enum pv_barrier_kind kind, struct pv_team *team, unsigned tr
             pv_trace_emit_after_barrier_enter(trace_prev, tkind);
         else
             pv_trace_emit_barrier_enter(tkind);
+        pv_trace_run_delay_tick(); /* the arrival: what the member's work lost */
     }
     return pv_barrier_wait_leave(kind, team, codeptr, tool);
 }

@@ -42,6 +42,8 @@ struct pv_trace_ring {
     uint64_t held_id, held_ts, held_obj, held_limit;
     /* The thread's newest record: event id and time (pv_trace_time_after). */
     uint64_t last_id, last_ts;
+    /* When this thread reads its run delay next (run_delay.h). */
+    uint64_t run_delay_due;
     uint32_t tid;
     _Atomic uint64_t committed;/* released by the owner after each record */
     _Atomic uint64_t dropped;  /* events lost since the last dropped record */

@@ -11,8 +11,9 @@ gone (so the list only shrinks).
 import argparse
 import collections
 import os
-import subprocess
 import sys
+
+from links import symbols
 
 
 def main():
@@ -26,13 +27,9 @@ def main():
     objs = [o for arg in a.objs for o in arg.split(";") if o]
     for o in objs:
         f = os.path.basename(o).removesuffix(".o").removesuffix(".c")
-        out = subprocess.run([a.nm, o], check=True, capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            p = line.split()
-            if len(p) == 3 and p[1].isupper() and p[1] not in "UVW":
-                owner.setdefault(p[2], f)
-            elif len(p) == 2 and p[0] == "U":
-                uses[f].add(p[1])
+        for sym in symbols(a.nm, [o], "-g", "--defined-only"):
+            owner.setdefault(sym, f)
+        uses[f] |= symbols(a.nm, [o], "-u")
     edges = {f: {owner[s] for s in syms if s in owner and owner[s] != f} for f, syms in uses.items()}
     # Tarjan's strongly connected components.
     index, low, stack, on, comps = {}, {}, [], set(), []

@@ -11,9 +11,9 @@ with 2 threads: `advise --json`'s top finding has the case's cause and
 names patho.c at the marked construct's line; the fixed kernel's largest
 finding of that cause gains less than half of what the plain one's does.
 The co-runner case (a team bound to every CPU, another process burning CPU
-0) may come out as phantom (a waiter or the team's member lost its CPU:
-seen without pvomp-phantomd, from late starts) or as imbalance (the member
-sharing CPU 0 works longer on equal shares).  The workloads make the
+0) must come out as phantom, not imbalance: the member sharing CPU 0 works
+longer on equal shares, and its run delay (the run_delay records, no
+pvomp-phantomd) shows it was off its CPU meanwhile.  The workloads make the
 pathology several times larger than anything else in the run, so no time
 threshold decides the result.  Phantom findings (members that lost their
 CPU: the test machine is shared) are left out when looking for the top

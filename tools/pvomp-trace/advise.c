@@ -71,12 +71,31 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
         tr_adv_hold(g, C_PHANTOM, lost, late, 0);
         by_arrival -= lost;
     }
+    uint64_t mean = e->sum / n, uneven = e->max - mean, spread = e->max - e->min;
+    /* The slowest member was off its CPU for a tenth of its phase or more
+     * (its run delay): a dynamic schedule would have moved work to the
+     * members that had their CPUs (taken to have had them whole), in
+     * proportion to the CPU each got, and the phase would take C / (n - 1
+     * + s), C the members' CPU work, s the slowest one's share of its CPU.
+     * What remains uneven is the CPU work's. */
+    if (10 * e->max_lost >= e->max && e->max_lost) {
+        double cpu = (double)(e->sum - e->max_lost);
+        double share = 1.0 - (double)e->max_lost / (double)e->max;
+        uint64_t fair = (uint64_t)(cpu / (n - 1 + share));
+        uint64_t gained = e->max > fair ? e->max - fair : 0;
+        if (gained > by_arrival)
+            gained = by_arrival;
+        if (gained) {
+            tr_adv_hold(g, C_PHANTOM, gained, e->max_lost, mean);
+            by_arrival -= gained;
+        }
+        uint64_t cpu_max = e->max - e->max_lost, cpu_mean = (e->sum - e->max_lost) / n;
+        uneven = cpu_max > cpu_mean ? cpu_max - cpu_mean : 0;
+    }
     /* Idle time at the barrier that uneven work explains: the work's spread,
      * but no more than the arrivals' (a member that started late, already
      * counted as such, did less work without arriving earlier). */
-    uint64_t mean = e->sum / n, gain = e->max - mean, spread = e->max - e->min;
-    if (by_arrival < gain)
-        gain = by_arrival;
+    uint64_t gain = uneven < by_arrival ? uneven : by_arrival;
     if (!gain)
         return;
     /* tasks the early members ran in the barrier were work: a split even
@@ -111,6 +130,28 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
     tr_adv_hold(g, c, gain, ns, mean);
 }
 
+/* A run_delay reading, taken right after the thread's arrival at a
+ * barrier: the time since its reading before that it was runnable without
+ * a CPU, most of it in the phase that just ended when the reading before
+ * was at its previous arrival (its wait between is short when it is the
+ * slowest).  At most the phase's wall time goes to the episode, if the
+ * thread is its slowest member. */
+static void record_run_delay(struct adv *a, struct thr *t, const struct tr_rec *r)
+{
+    if (r->nargs <= TR_ARG_run_delay_delay_ns)
+        return;
+    uint64_t v = r->u[TR_ARG_run_delay_delay_ns];
+    struct episode *e = t->arrived_ep;
+    if (t->rd_any && v >= t->rd_ns && e && e->k == t->arrived_k &&
+        e->max_thr == (size_t)(t - a->thr)) {
+        uint64_t off = v - t->rd_ns;
+        e->max_lost = off < t->arrived_w ? off : t->arrived_w;
+    }
+    t->arrived_ep = NULL;
+    t->rd_any = true;
+    t->rd_ns = v;
+}
+
 /* Member t arrives at its region's barrier t->k with its phase's work. */
 static void arrive(struct adv *a, struct thr *t, uint64_t ts)
 {
@@ -136,16 +177,55 @@ static void arrive(struct adv *a, struct thr *t, uint64_t ts)
         e->max_at = at;
     if (ts > e->last_arrival)
         e->last_arrival = ts;
+    t->arrived_ep = e;
+    t->arrived_k = k;
+    t->arrived_w = w;
     if (w >= e->max) {
         e->max = w;
+        e->max_lost = 0;
+        e->max_thr = (size_t)(t - a->thr);
         e->max_serial = serial;
         e->max_chunks = chunks;
         e->max_chunk_ns = chunk_ns;
     }
     if (w < e->min)
         e->min = w;
-    if (e->arrived >= g->nthreads)
-        episode_close(a, g, e, ts);
+    if (e->arrived >= g->nthreads) {
+        /* closed at the next record, unless that is this member's
+         * run_delay reading (close_pending) */
+        a->pend_g = g;
+        a->pend_e = e;
+        a->pend_ts = ts;
+        a->pend_thr = (size_t)(t - a->thr);
+    }
+}
+
+/* The last member's arrival completed an episode; its runtime reads its run
+ * delay right after the barrier_enter record (src/trace/run_delay.h), so
+ * that reading, if one comes, belongs to the episode: close it after that
+ * (and after the join's barrier_enter, which follows implicit_task_end).
+ * Any other record closes it first: the release that the others' records
+ * depend on is the episode's.  True: the record (that reading) is taken. */
+static bool close_pending(struct adv *a, const struct tr_rec *r, size_t ti)
+{
+    if (!a->pend_e)
+        return false;
+    bool own = ti == a->pend_thr;
+    if (own && r->d->kind == K_BARRIER_ENTER)
+        return false;   /* the join's, after implicit_task_end: still pending */
+    if (!own && (r->d->kind == K_WAIT_BEGIN || r->d->kind == K_WAIT_BLOCK ||
+                 r->d->kind == K_WAIT_WAKE))
+        return false;   /* a waiter's own progress: nothing of the episode */
+    struct region *g = a->pend_g;
+    struct episode *e = a->pend_e;
+    a->pend_e = NULL;
+    if (own && r->d->kind == K_RUN_DELAY) {
+        record_run_delay(a, &a->thr[ti], r);
+        episode_close(a, g, e, a->pend_ts);
+        return true;
+    }
+    episode_close(a, g, e, a->pend_ts);
+    return false;
 }
 
 /* A member leaves the barrier its team passed last (or starts after the
@@ -186,6 +266,8 @@ static void record(struct adv *a, const struct tr_rec *r)
     uint32_t ti = r->stream == UINT32_MAX ? (uint32_t)(a->nthr - 1) : r->stream;
     struct thr *t = &a->thr[ti];
     uint64_t ts = r->ts;
+    if (close_pending(a, r, ti))
+        return;
     switch (r->d->kind) {
     case K_PARALLEL_BEGIN: {
         struct region *g = tr_adv_region_of(a, r->u[TR_ARG_parallel_begin_team]);
@@ -291,6 +373,9 @@ static void record(struct adv *a, const struct tr_rec *r)
         break;
     case K_WAIT_END:
         t->blocked = r->u[TR_ARG_wait_end_blocked] != 0;
+        break;
+    case K_RUN_DELAY:
+        record_run_delay(a, t, r);
         break;
     case K_SINGLE:
         if (r->u[0] && t->team)
@@ -402,6 +487,8 @@ void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
         record(&a, r);
     }
     tr_merge_free(m);
+    if (a.pend_e)
+        episode_close(&a, a.pend_g, a.pend_e, a.pend_ts);
     while (a.nreg)
         region_end(&a, &a.reg[0], t1);
     tr_adv_regions_finish(&a);

@@ -35,6 +35,8 @@ struct episode {
     uint64_t starved;         /* members' waits in this barrier for a task to be created */
     uint64_t task_ns;         /* members' tasks run in this barrier: work */
     uint64_t ready_idle;      /* their idle time in it that began with a task queued */
+    uint64_t max_lost;        /* of the slowest member's phase, the time it was off its CPU */
+    size_t max_thr;           /* the slowest member (thread index) */
 };
 
 /* A region instance's findings are held until it ends (advise_region.c):
@@ -105,10 +107,23 @@ struct thr {
     uint64_t t_start[TASK_DEPTH], t_child[TASK_DEPTH];
     uint32_t t_site[TASK_DEPTH];
     unsigned t_depth;
+    /* run_delay: the previous reading, and the episode the thread arrived
+     * in last (its k) with the phase's wall time, which a reading right
+     * after the arrival is about */
+    uint64_t rd_ns;
+    bool rd_any;
+    struct episode *arrived_ep;
+    uint64_t arrived_k, arrived_w;
 };
 
 struct adv {
     struct tr_advice *out;
+    /* A complete episode whose last member's run_delay reading may come
+     * next (advise.c, close_pending) */
+    struct region *pend_g;
+    struct episode *pend_e;
+    uint64_t pend_ts;
+    size_t pend_thr;
     size_t ix;
     struct thr *thr;
     size_t nthr;

@@ -80,6 +80,7 @@ enum tr_kind {
     K_SINGLE = K_CAT + TR_EV_single,
     K_LOOP_INIT = K_CAT + TR_EV_loop_init, K_LOOP_CHUNK = K_CAT + TR_EV_loop_chunk,
     K_CPUS = K_CAT + TR_EV_cpus,
+    K_RUN_DELAY = K_CAT + TR_EV_run_delay,
 };
 _Static_assert(K_CRIT_HELD - K_CRIT_ENTER == 3 && K_LOCK_HELD - K_LOCK_ENTER == 3,
                "the catalog keeps critical_* and lock_* in order");
