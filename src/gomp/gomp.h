@@ -123,7 +123,7 @@ void GOMP_atomic_end(void);
 void GOMP_warning(const char *msg, size_t msglen);
 void GOMP_error(const char *msg, size_t msglen);
 
-/* alloc.c */
+/* api/gomp_alloc.c */
 void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
 void GOMP_free(void *ptr, uintptr_t allocator);
 void GOMP_add_alloc(void *ptr);

@@ -13,9 +13,10 @@
  *
  * The parts: affinity_cpuset.c (the process mask, set helpers, the place
  * list), affinity_sysfs.c (topology), affinity_places.c (OMP_PLACES and
- * GOMP_CPU_AFFINITY), affinity_bind.c (binding rules), affinity_api.c (the
- * omp_* place API and the printed place list).  This header is what they
- * share; the rest of the runtime uses affinity.h and internal.h. */
+ * GOMP_CPU_AFFINITY), affinity_bind.c (binding rules), affinity_print.c
+ * (the printed place list) and src/api/affinity_api.c (the omp_* place
+ * API).  This header is what they share; the rest of the runtime uses
+ * affinity.h and internal.h. */
 #ifndef PV_RUNTIME_AFFINITY_INTERNAL_H
 #define PV_RUNTIME_AFFINITY_INTERNAL_H
 

@@ -71,7 +71,7 @@ struct pv_icv {
     unsigned thread_limit_var;     /* UINT_MAX = unlimited */
     unsigned bind_var;             /* enum pv_bind */
     int default_device_var;
-    uintptr_t def_allocator_var;   /* omp_allocator_handle_t (alloc.c) */
+    uintptr_t def_allocator_var;   /* omp_allocator_handle_t (api/alloc.c) */
 };
 
 /* Process-wide settings read from the environment (env.c). */
@@ -351,7 +351,8 @@ static inline struct pv_icv *pv_icv_get(void)
 /* ICVs that the caller is going to modify (gives the initial thread its own task). */
 struct pv_icv *pv_icv_for_write(void);
 /* omp_set_schedule with how libomp's view shows the value (kmp, enum
- * pv_run_sched_kmp): omp_set_schedule@VERSION's libomp kinds (kmpc_icv.c). */
+ * pv_run_sched_kmp): omp_set_schedule@VERSION's libomp kinds (kmpc_icv.c).
+ * Defined in src/api/icv_api.c, above the runtime: src/kmpc calls it. */
 void pv_icv_set_schedule(int kind, int chunk, unsigned char kmp);
 
 /* ------------------------------------------------------------------- teams */

@@ -4,7 +4,10 @@
  * object a void *).  Included by the files that define them, so that a
  * declaration and its definition cannot disagree, and by every file that
  * calls one (the Fortran bindings, the __kmpc_* entries) instead of a local
- * prototype.  The lock routines are declared with the locks (lock.c). */
+ * prototype.  The lock routines are declared with the locks (lock.c).
+ * Most of these routines are src/api's, but not all (parallel.c, env.c,
+ * affinity_format.c, src/target define some), so the header stays here,
+ * where every file that defines one can include it. */
 #ifndef PV_RUNTIME_OMP_API_H
 #define PV_RUNTIME_OMP_API_H
 
@@ -75,7 +78,7 @@ int omp_pause_resource(int kind, int device_num);
 int omp_pause_resource_all(int kind);
 
 /* -------------------------------------------------------- allocators */
-struct trait; /* omp_alloctrait_t (alloc.c) */
+struct trait; /* omp_alloctrait_t (api/alloc.c) */
 uintptr_t omp_init_allocator(uintptr_t memspace, int ntraits, const struct trait *traits);
 void omp_destroy_allocator(uintptr_t allocator);
 void omp_set_default_allocator(uintptr_t allocator);

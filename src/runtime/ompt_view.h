@@ -78,7 +78,7 @@ unsigned long long pv_ws_count(const struct pv_ws *ws);   /* iterations or secti
  * (ompt_work_loop_static, _dynamic or _guided; runtime and auto as resolved). */
 int pv_ws_loop_work_type(const struct pv_ws *ws);
 extern unsigned pv_num_procs;             /* CPUs this process may run on */
-/* Of the omp_* API (icv_api.c): the device numbers a tool is told. */
+/* Of the omp_* API (device_numbers.c): the device numbers a tool is told. */
 int omp_get_num_devices(void);
 int omp_get_initial_device(void);
 extern unsigned pv_num_places;

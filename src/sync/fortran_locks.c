@@ -1,5 +1,5 @@
 /* The Fortran bindings of the lock routines (omp_*_lock_, the rest of
- * gfortran's omp_lib is src/runtime/fortran.c): arguments come by reference.
+ * gfortran's omp_lib is src/api/fortran.c): arguments come by reference.
  *
  * Lock kinds on LP64 Linux (gcc 12): omp_lock_kind = 4, the lock itself;
  * omp_nest_lock_kind = 8, too small for the 16-byte C lock, so the Fortran

@@ -35,10 +35,21 @@ def main():
                 # nothing else).
                 views.setdefault(name, {}).setdefault(seen, set()).update(
                     re.findall(r"[A-Za-z_]\w*", f.read()))
-    owner = {}
+    # Who defines each symbol.  A weak definition (gen/abi_stubs.c's "not
+    # supported" stub of every ABI entry point, in src/runtime) owns a symbol
+    # only where no module defines it for real: else every GOMP_*, __kmpc_*
+    # and omp_* call would look like a call into the runtime.
+    owner, weak = {}, {}
     for name, (_, objs) in modules.items():
-        for sym in symbols(nm, objs, "-g", "--defined-only"):
-            owner.setdefault(sym, name)
+        out = subprocess.run([nm, "-g", "--defined-only", *objs], check=True,
+                             capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) < 2 or line.endswith(":"):
+                continue
+            (weak if f[-2] in "WV" else owner).setdefault(f[-1], name)
+    for sym, name in weak.items():
+        owner.setdefault(sym, name)
     bad = []
     for name, (calls, objs) in modules.items():
         for obj in objs:

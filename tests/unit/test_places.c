@@ -23,7 +23,7 @@ struct pv_global_icv pv_gicv;
 unsigned pv_num_procs;
 void pv_runtime_init(void) {}
 
-/* affinity_api.c's exported routines */
+/* api/affinity_api.c's exported routines */
 int omp_get_num_places(void);
 int omp_get_place_num_procs(int);
 void omp_get_place_proc_ids(int, int *);

@@ -1,5 +1,5 @@
 /* The allocate directive and clause: gcc's calls, on the omp_alloc
- * family (runtime/alloc.c). */
+ * family (alloc.c). */
 #include <stdlib.h>
 
 #include "gomp/gomp.h"
@@ -7,7 +7,7 @@
 #include "runtime/mutex.h"
 #include "runtime/omp_api.h"
 
-/* runtime/alloc.c */
+/* alloc.c */
 
 /* What gcc emits for the allocate directive/clause: a failure that the
  * allocator would report as NULL is fatal here. */

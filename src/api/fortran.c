@@ -10,7 +10,8 @@
 #include "runtime/internal.h"
 #include "runtime/omp_api.h"
 
-/* --- the C routines called here (other files of the runtime) */
+/* --- the C routines called here (runtime/omp_api.h: this folder's files,
+ * the runtime's and src/target's) */
 
 static inline int to_int(int64_t v)
 {

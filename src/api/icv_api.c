@@ -174,7 +174,8 @@ PV_EXPORT int omp_get_teams_thread_limit(void)
 
 /* -------------------------------------------------------------- devices */
 /* The devices are src/target's: device 0 (a host device with its own memory)
- * unless OMP_TARGET_OFFLOAD=disabled; the host's number is the device count. */
+ * unless OMP_TARGET_OFFLOAD=disabled; the host's number is the device count
+ * (omp_get_num_devices, omp_get_initial_device: runtime/device_numbers.c). */
 
 PV_EXPORT void omp_set_default_device(int device)
 {
@@ -184,16 +185,6 @@ PV_EXPORT void omp_set_default_device(int device)
 PV_EXPORT int omp_get_default_device(void)
 {
     return icv_read()->default_device_var;
-}
-
-PV_EXPORT int omp_get_num_devices(void)
-{
-    return pv_target_num_devices();
-}
-
-PV_EXPORT int omp_get_initial_device(void)
-{
-    return omp_get_num_devices();
 }
 
 PV_EXPORT int omp_get_device_num(void)
