@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "kmpc/kmpc.h"
+#include "parallel/kmpc_args.h"
 #include "runtime/internal.h" /* pv_gicv */
 #include "runtime/unsupported.h"
 #include "trace/trace.h"

@@ -1,0 +1,23 @@
+/* What the parallel family's two forks through libomp's ABI share
+ * (__kmpc_fork_call, kmpc_fork.c; __kmpc_fork_teams, kmpc_teams.c): the
+ * microtask and its shared arguments, packed once by pv_kmpc_pack and
+ * called by the GOMP body pv_kmpc_body.  Private to src/parallel. */
+#ifndef PV_PARALLEL_KMPC_ARGS_H
+#define PV_PARALLEL_KMPC_ARGS_H
+
+#include <stdarg.h>
+
+#include "kmpc/kmpc.h"
+
+/* A microtask and its shared arguments, for the GOMP body pv_kmpc_body
+ * (kmpc_fork.c), which calls it with the gtid and the team-local id. */
+#define PV_KMPC_MAX_ARGS 30
+struct pv_kmpc_args {
+    kmpc_micro fn;
+    int argc;
+    void *argv[PV_KMPC_MAX_ARGS];
+};
+void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap);
+void pv_kmpc_body(void *data);
+
+#endif
