@@ -20,4 +20,15 @@ struct pv_kmpc_args {
 void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap);
 void pv_kmpc_body(void *data);
 
+/* In a variadic fork entry (__kmpc_fork_call, __kmpc_fork_teams, whose
+ * last named parameter is microtask): packs its shared arguments into the
+ * struct pv_kmpc_args a.  A macro, since va_start belongs to the entry. */
+#define PV_KMPC_PACK_ARGS(a, argc, microtask)                                                    \
+    do {                                                                                         \
+        va_list ap_;                                                                             \
+        va_start(ap_, microtask);                                                                \
+        pv_kmpc_pack(&(a), argc, microtask, ap_);                                                \
+        va_end(ap_);                                                                             \
+    } while (0)
+
 #endif

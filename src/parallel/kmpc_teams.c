@@ -28,10 +28,7 @@ PV_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microt
 {
     (void)loc;
     struct pv_kmpc_args a;
-    va_list ap;
-    va_start(ap, microtask);
-    pv_kmpc_pack(&a, argc, microtask, ap);
-    va_end(ap);
+    PV_KMPC_PACK_ARGS(a, argc, microtask);
     unsigned teams = pushed_teams, limit = pushed_limit;
     pushed_teams = pushed_limit = 0;
     PV_OMPT_GIVE_RA(); /* the league's codeptr_ra: the program's call */
