@@ -1,6 +1,7 @@
-/* GOMP_* entry points of src/gomp and src/loops (libgomp's ABI, exported through the
- * generated version script) that __kmpc_* entry points call: src/kmpc and src/loops build
- * libomp's entry points on them.  The files that define them include this
+/* GOMP_* entry points of src/gomp and the construct families (src/loops,
+ * src/sync, src/parallel; libgomp's ABI, exported through the generated
+ * version script) that __kmpc_* entry points call: src/kmpc and the families
+ * build libomp's entry points on them.  The files that define them include this
  * header, so that a definition and its declaration cannot drift apart.
  */
 #ifndef PV_GOMP_GOMP_H
@@ -10,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* parallel.c */
+/* src/parallel/gomp_parallel.c */
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
 void GOMP_parallel_end(void);
@@ -107,7 +108,7 @@ void GOMP_taskwait(void);
 void GOMP_taskwait_depend(void **depend);
 void GOMP_taskwait_depend_nowait(void **depend);
 
-/* teams.c */
+/* src/parallel/gomp_teams.c */
 void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams, unsigned thread_limit,
                     unsigned flags);
 

@@ -63,17 +63,6 @@ enum pv_kmp_sched {
 #define PV_KMP_SCHED_TRAPEZOIDAL 101       /* libomp's kmp_sched_trapezoidal */
 #define PV_KMP_SCHED_STATIC_STEAL 102      /* libomp's kmp_sched_static_steal */
 
-/* A microtask and its shared arguments, for the GOMP body pv_kmpc_body
- * (kmpc_fork.c), which calls it with the gtid and the team-local id. */
-#define PV_KMPC_MAX_ARGS 30
-struct pv_kmpc_args {
-    kmpc_micro fn;
-    int argc;
-    void *argv[PV_KMPC_MAX_ARGS];
-};
-void pv_kmpc_pack(struct pv_kmpc_args *a, kmp_int32 argc, kmpc_micro microtask, va_list ap);
-void pv_kmpc_body(void *data);
-
 /* GOMP_barrier's body, inlined in an exported __kmpc_* entry point (which
  * includes runtime/barrier_site.h): its return address and frame are the
  * events' codeptr_ra and the waiting task's enter_frame, as GOMP_barrier's
@@ -104,7 +93,7 @@ void pv_kmpc_start(void);
 void pv_kmp_omp_get_schedule(int *kind, int *chunk);
 void pv_kmp_omp_set_schedule(int kind, int chunk);
 
-/* The process-wide thread number libomp calls the gtid (kmpc_fork.c). */
+/* The process-wide thread number libomp calls the gtid (src/parallel/kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
 /* A hidden helper thread takes its number, 1..N (kmpc_hidden.c). */
 void pv_kmpc_gtid_set_helper(kmp_int32 gtid);
@@ -113,10 +102,5 @@ void pv_kmpc_gtid_set_helper(kmp_int32 gtid);
  * every thread of the team must call it at the same construct
  * (kmpc_team.c). */
 void *pv_kmpc_team_once(void *(*create)(void *ctx), void *ctx);
-
-/* kmpc_teams.c: the teams construct's sizes, for the next __kmpc_fork_teams
- * (also behind __kmpc_push_num_teams_51, kmpc_misc.c). */
-void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
-                           kmp_int32 num_threads);
 
 #endif

@@ -1,6 +1,6 @@
 /* Smaller libomp entry points on pvomp's routines: the error directive,
- * OpenMP 5.1 num_teams bounds, pause,
- * target-offload, allocators. */
+ * pause, target-offload, allocators (OpenMP 5.1's num_teams bounds are
+ * src/parallel's: kmpc_teams.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -62,15 +62,6 @@ PV_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message)
     funlockfile(stderr);
     if (fatal)
         exit(EXIT_FAILURE);
-}
-
-/* num_teams(lb : ub): pvomp makes ub teams on the host (lb <= ub teams is
- * what the construct allows). */
-PV_EXPORT void __kmpc_push_num_teams_51(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
-                                        kmp_int32 num_teams_ub, kmp_int32 num_threads)
-{
-    (void)num_teams_lb;
-    __kmpc_push_num_teams(loc, gtid, num_teams_ub, num_threads);
 }
 
 PV_EXPORT int __kmpc_pause_resource(int level)

@@ -322,7 +322,7 @@ void pv_ompt_exit_program_frame(void *frame);
 void pv_ompt_parallel_end(struct pv_team *team);
 void pv_ompt_thread_exit(void);   /* a pool worker exits: thread_end */
 
-/* ------------------------------------------------- host teams (teams.c) */
+/* ------------------------------ host teams (src/parallel/gomp_teams.c) */
 /* A host teams region, shared by the threads that run its teams. */
 struct pv_ompt_league {
     ompt_data_t parallel;           /* the league's parallel data */

@@ -1,7 +1,7 @@
 /* The calling thread's league (struct pv_league): its team of a teams
  * construct and the device it runs on, with the device count that
  * target-offload-var gives.  The teams construct's entry points are in
- * src/gomp/teams.c; src/target (above) builds the devices on these, and
+ * src/parallel/gomp_teams.c; src/target (above) builds the devices on these, and
  * the runtime never calls it (docs/DESIGN.md, "Layers"). */
 #include "runtime/internal.h"
 #include "runtime/omp_api.h"

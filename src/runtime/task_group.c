@@ -37,7 +37,7 @@ void pv_taskgroup_end(void)
 }
 
 /* Cancellation of the innermost taskgroup (called by GOMP_cancel and
- * GOMP_cancellation_point in parallel.c). */
+ * GOMP_cancellation_point in src/parallel/gomp_parallel.c). */
 bool pv_taskgroup_cancel(bool query_only)
 {
     struct pv_task *t = pv_thr.task;

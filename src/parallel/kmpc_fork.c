@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "kmpc/kmpc.h"
+#include "parallel/kmpc_args.h"
 #include "runtime/internal.h" /* pv_gicv */
 #include "runtime/unsupported.h"
 #include "trace/trace.h"
@@ -138,10 +139,7 @@ PV_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microta
 {
     (void)loc;
     struct pv_kmpc_args a;
-    va_list ap;
-    va_start(ap, microtask);
-    pv_kmpc_pack(&a, argc, microtask, ap);
-    va_end(ap);
+    PV_KMPC_PACK_ARGS(a, argc, microtask);
     unsigned n = pushed_threads, bind = pushed_bind;
     pushed_threads = pushed_bind = 0;
     PV_OMPT_GIVE(); /* the region's codeptr_ra and enter_frame: the program's call */

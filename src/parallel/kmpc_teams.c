@@ -1,5 +1,6 @@
 /* The host teams construct and cancellation through libomp's ABI. */
 #include "kmpc/kmpc.h"
+#include "parallel/kmpc_args.h"
 #include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h"     /* PV_OMPT_GIVE */
 
@@ -14,14 +15,20 @@ PV_EXPORT void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num
     pushed_limit = num_threads > 0 ? (unsigned)num_threads : 0;
 }
 
+/* num_teams(lb : ub): pvomp makes ub teams on the host (lb <= ub teams is
+ * what the construct allows). */
+PV_EXPORT void __kmpc_push_num_teams_51(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
+                                        kmp_int32 num_teams_ub, kmp_int32 num_threads)
+{
+    (void)num_teams_lb;
+    __kmpc_push_num_teams(loc, gtid, num_teams_ub, num_threads);
+}
+
 PV_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...)
 {
     (void)loc;
     struct pv_kmpc_args a;
-    va_list ap;
-    va_start(ap, microtask);
-    pv_kmpc_pack(&a, argc, microtask, ap);
-    va_end(ap);
+    PV_KMPC_PACK_ARGS(a, argc, microtask);
     unsigned teams = pushed_teams, limit = pushed_limit;
     pushed_teams = pushed_limit = 0;
     PV_OMPT_GIVE_RA(); /* the league's codeptr_ra: the program's call */
