@@ -155,7 +155,12 @@ void tr_adv_tasks_finish(struct adv *a)
             if (!f)
                 continue;
             f->task_site = true;
-            f->gain_ns += (uint64_t)((double)a->task_regions[r].wall * (double)s->excl / (double)all);
+            /* no more than SMALL_TASK_NS a task: managing one costs less
+             * than the smallest task worth keeping (a few tasks beside
+             * long serial work are not the region's wall time) */
+            uint64_t share = (uint64_t)((double)a->task_regions[r].wall * (double)s->excl / (double)all);
+            uint64_t bound = s->n * SMALL_TASK_NS;
+            f->gain_ns += share < bound ? share : bound;
             f->count += s->n;
             f->work_ns += s->excl;
             f->body = s->fn;
