@@ -95,7 +95,7 @@ bool GOMP_loop_ull_ordered_static_next(unsigned long long *istart, unsigned long
 bool GOMP_loop_ull_ordered_dynamic_next(unsigned long long *istart, unsigned long long *iend);
 bool GOMP_loop_ull_ordered_guided_next(unsigned long long *istart, unsigned long long *iend);
 
-/* task.c */
+/* tasks/gomp_task.c */
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                void *detach);
@@ -103,7 +103,7 @@ void GOMP_taskyield(void);
 void GOMP_taskgroup_start(void);
 void GOMP_taskgroup_end(void);
 
-/* taskwait.c */
+/* tasks/gomp_taskwait.c */
 void GOMP_taskwait(void);
 void GOMP_taskwait_depend(void **depend);
 void GOMP_taskwait_depend_nowait(void **depend);

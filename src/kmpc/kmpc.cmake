@@ -3,9 +3,10 @@
 file(GLOB PVOMP_KMPC_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kmpc/*.c)
 # An entry-point module above the runtime and src/gomp (cmake/layers.cmake);
 # kmpc_reduce.c's critical method calls src/sync's GOMP_critical_name_*,
-# the kmp_*/ompc_* extensions and libomp's answers src/api's omp_* routines,
-# its tasks and hidden helpers src/parallel's pv_kmpc_gtid (kmpc_fork.c).
-pvomp_module(kmpc BELOW gomp runtime ompt target wait trace phantom base CALLS sync api parallel
+# the kmp_*/ompc_* extensions and libomp's answers src/api's omp_* routines
+# (its tasks and hidden helpers, which took src/parallel's pv_kmpc_gtid, are
+# src/tasks' now).
+pvomp_module(kmpc BELOW gomp runtime ompt target wait trace phantom base CALLS sync api
   SOURCES ${PVOMP_KMPC_SOURCES})
 target_link_libraries(pvomp PRIVATE pvomp_kmpc)
 # Run time: libomp.so.5 is the same file as libgomp.so.1.

@@ -95,7 +95,7 @@ void pv_kmp_omp_set_schedule(int kind, int chunk);
 
 /* The process-wide thread number libomp calls the gtid (src/parallel/kmpc_fork.c). */
 kmp_int32 pv_kmpc_gtid(void);
-/* A hidden helper thread takes its number, 1..N (kmpc_hidden.c). */
+/* A hidden helper thread takes its number, 1..N (tasks/kmpc_hidden.c). */
 void pv_kmpc_gtid_set_helper(kmp_int32 gtid);
 
 /* The object the first thread of the team to get here makes with create;

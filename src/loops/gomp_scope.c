@@ -1,6 +1,6 @@
 /* libgomp's entry point of the scope construct (OpenMP 5.1), for a scope
  * with task reductions; they end in GOMP_workshare_task_reduction_unregister
- * (src/gomp/task_reduction.c). */
+ * (src/tasks/gomp_task_reduction.c). */
 #include <stdint.h>
 
 #include "runtime/task_internal.h"

@@ -18,8 +18,8 @@ static __thread unsigned pushed_threads;
 static __thread unsigned pushed_bind;
 
 /* libomp's numbering: the first thread to ask is 0, the hidden helper
- * threads (kmpc_hidden.c) are 1..N, every other thread is N + 1 on, in the
- * order they first ask. */
+ * threads (tasks/kmpc_hidden.c) are 1..N, every other thread is N + 1 on,
+ * in the order they first ask. */
 static _Atomic kmp_int32 next_gtid;
 static __thread kmp_int32 my_gtid = -1;
 

@@ -154,7 +154,7 @@ static bool env_kmp_bool(const char *name, bool *out)
 }
 
 /* KMP_ENABLE_TASK_THROTTLING (libomp's setting, in its boolean forms):
- * false lets a team queue any number of tasks (src/runtime/task.c). */
+ * false lets a team queue any number of tasks (src/tasks/task.c). */
 static void parse_task_throttling(void)
 {
     bool on;

@@ -13,7 +13,7 @@
  * itself, else through the pool's lock-free return stack, which it empties
  * when its own list runs dry.  Larger tasks (big firstprivate data, many
  * depend items), and those of a thread outside any team (an if(0) task of
- * task_if0.c), use malloc. */
+ * tasks/task_if0.c), use malloc. */
 #define TASK_BLOCK 576u
 #define POOL_KEEP 1024u
 

@@ -1,5 +1,6 @@
 /* Tasking internals shared by task.c, task_queue.c, task_depend.c,
- * taskloop.c and task_reduction.c.  See docs/tasks.md for the design.
+ * taskloop.c and task_reduction.c (task.c, taskloop.c: src/tasks).  See
+ * docs/tasks.md for the design.
  *
  * Life of an explicit task (struct pv_task, fields in internal.h):
  *   - created by the thread that runs its parent; counted in the parent's
@@ -243,7 +244,7 @@ static inline struct pv_task_args pv_task_args_of(void (*fn)(void *), void *data
 /* Create and queue (or run, when it cannot be deferred) one task. */
 void pv_task_spawn(const struct pv_task_args *a, bool deferrable);
 /* An undeferred task whose body the caller runs between these two calls
- * (libomp's task_begin_if0 ... task_complete_if0; task_if0.c): begin
+ * (libomp's task_begin_if0 ... task_complete_if0; tasks/task_if0.c): begin
  * creates it (flags: PV_GTF_UNTIED, _FINAL, _DETACH, its event then stored
  * at *detach) and makes it the current task; `code` names its body for the
  * trace, `exit_frame` (the program's frame pointer) its exit frame for a tool.  end makes its parent
@@ -270,7 +271,7 @@ static inline bool pv_task_throttled(struct pv_team *team, uint64_t more)
            pv_task_throttle_limit(team);
 }
 
-/* The taskloop construct of n iterations from start by step (taskloop.c;
+/* The taskloop construct of n iterations from start by step (tasks/taskloop.c;
  * codeptr: the entry's return address with a tool attached, else NULL). */
 void pv_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                  long arg_align, unsigned flags, unsigned long num_tasks, int priority,
@@ -354,7 +355,7 @@ void pv_deps_register(struct pv_task *parent, struct pv_task *t, void **depend);
 struct pv_task *pv_deps_release(struct pv_task *t, bool hand_over);
 
 /* --------------------------------------------------- task_reduction.c */
-/* The bodies of the entry points of src/gomp/task_reduction.c. */
+/* The bodies of the entry points of src/tasks/gomp_task_reduction.c. */
 /* Register the reduction array `data` in the current taskgroup (a new one
  * if there is none). */
 void pv_taskgroup_reduction_register(uintptr_t *data);

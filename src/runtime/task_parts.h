@@ -3,7 +3,9 @@
  * (queueing, running, completion), task_wait.c (the wait loop, taskwait),
  * task_inline.c (included and undeferred tasks, promotion), task_if0.c
  * (libomp's if(0) tasks), task_group.c and task_detach.c; and ompt_view.c,
- * which reports tasks to OMPT.  The other tasking files use task_internal.h
+ * which reports tasks to OMPT.  task.c, task_inline.c, task_if0.c,
+ * task_detach.c and the entry points (gomp_task.c, gomp_taskwait.c) are in
+ * src/tasks, the rest here.  The other tasking files use task_internal.h
  * only. */
 #ifndef PV_RUNTIME_TASK_PARTS_H
 #define PV_RUNTIME_TASK_PARTS_H

@@ -12,7 +12,7 @@
  * A participating task asks GOMP_task_reduction_remap for the address of
  * its thread's private copy of each item; gcc's code combines the blocks
  * at the end and calls the unregister entry point.  The entry points are
- * src/gomp/task_reduction.c's; here are the maps and the private blocks. */
+ * src/tasks/gomp_task_reduction.c's; here are the maps and the private blocks. */
 #include <stdlib.h>
 #include <string.h>
 

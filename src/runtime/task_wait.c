@@ -1,6 +1,6 @@
 /* Waiting for tasks: the wait loop that runs ready descendants meanwhile,
  * its completion tests, taskyield (libomp's), taskwait and taskwait with
- * depend (their entry points: src/gomp/taskwait.c).  Part of task.c
+ * depend (their entry points: src/tasks/gomp_taskwait.c).  Part of task.c
  * (see task_parts.h). */
 #include <stdlib.h>
 

@@ -8,7 +8,7 @@
  * omp_get_initial_device()) fn runs on a device thread of the host with the
  * host addresses, firstprivate items copied.
  *
- * nowait and depend make the construct a target task (task.c's GOMP_task,
+ * nowait and depend make the construct a target task (tasks/gomp_task.c's GOMP_task,
  * with a copy of the lists and of the firstprivate data taken now); depend
  * without nowait makes it an undeferred task, which waits for its
  * dependences first. */

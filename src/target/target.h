@@ -219,7 +219,7 @@ void pv_league_end_threads(void);
 bool pv_target_teams4(unsigned low, unsigned high, unsigned thread_limit, bool first,
                       bool *ret);
 
-/* libgomp's GOMP_task (src/gomp/task.c, above this module: reached through
+/* libgomp's GOMP_task (src/tasks/gomp_task.c, above this module: reached through
  * the exported symbol), which makes the deferred constructs and the
  * asynchronous device routines tasks. */
 void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,

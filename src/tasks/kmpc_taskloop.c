@@ -22,7 +22,7 @@
  * it begins. */
 #include <string.h>
 
-#include "kmpc/kmpc_task.h"
+#include "tasks/kmpc_task.h"
 #include "ompt/ompt.h"             /* pv_ompt_taskloop, pv_ompt_thr */
 #include "runtime/task_internal.h" /* PV_TASK_SITE_OUTER_* */
 

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmpc/kmpc_task.h"
+#include "tasks/kmpc_task.h"
 #include "runtime/internal.h" /* pv_warn, pv_malloc */
 
 /* libomp's kmp_taskred_input_t (taskred_init, taskred_modifier_init). */

@@ -1,6 +1,6 @@
 /* Tasks that run in their encountering frame: included tasks, undeferred
  * tasks, and the promotion of a frame task into a task block when it creates
- * a task that may outlive it.  Part of task.c (see task_parts.h). */
+ * a task that may outlive it.  Part of task.c (see runtime/task_parts.h). */
 #include <string.h>
 
 #include "runtime/task_parts.h"

@@ -1,4 +1,4 @@
-/* Detached tasks: omp_fulfill_event.  Part of task.c (see task_parts.h). */
+/* Detached tasks: omp_fulfill_event.  Part of task.c (see runtime/task_parts.h). */
 
 #include "runtime/task_parts.h"
 #include "runtime/omp_api.h"

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "base/linux.h"
-#include "kmpc/kmpc_task.h"
+#include "tasks/kmpc_task.h"
 #include "runtime/internal.h"
 #include "wait/wait.h"
 

@@ -3,7 +3,7 @@
  * routine, __kmpc_omp_task_complete_if0).  Between the two calls the task
  * is the thread's current task, so what its body does (create tasks, wait
  * for them, cancel, ask for its task info) is its own; its parent is
- * suspended meanwhile.  Part of task.c (see task_parts.h).
+ * suspended meanwhile.  Part of task.c (see runtime/task_parts.h).
  *
  * A detached one, as libomp (and OpenMP: its generating task waits for the
  * body, not for the event) does it: when its event is still open at the end

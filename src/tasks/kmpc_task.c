@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmpc/kmpc_task.h"
+#include "tasks/kmpc_task.h"
 #include "runtime/task_internal.h"
 #include "runtime/omp_api.h"
 

@@ -1,8 +1,9 @@
-/* Explicit tasks: creation (the deferred path; GOMP_task is in src/gomp/task.c).  The rest of
- * tasking is cut into parts that share task_parts.h: task blocks
- * (task_alloc.c), queueing, running and completion (task_run.c), waiting and
- * taskwait (task_wait.c), included and undeferred tasks (task_inline.c),
- * taskgroups (task_group.c) and detach (task_detach.c).  See task_internal.h
+/* Explicit tasks: creation (the deferred path; GOMP_task is in gomp_task.c).  The rest of
+ * tasking is cut into parts that share runtime/task_parts.h: task blocks
+ * (runtime/task_alloc.c), queueing, running and completion
+ * (runtime/task_run.c), waiting and taskwait (runtime/task_wait.c), included
+ * and undeferred tasks (task_inline.c), taskgroups (runtime/task_group.c)
+ * and detach (task_detach.c).  See task_internal.h
  * for the life of a task and docs/tasks.md for the design.
  *
  * Every task is tied: it runs start to end on the thread that began it.  A

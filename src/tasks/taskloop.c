@@ -1,5 +1,5 @@
 /* The taskloop construct (pv_taskloop; its entry points GOMP_taskloop and
- * GOMP_taskloop_ull are in src/gomp/task.c).
+ * GOMP_taskloop_ull are in gomp_task.c).
  *
  * The n iterations are cut into tasks: the first `nbig` tasks get `big`
  * iterations, the others `small`.  Each task's firstprivate block starts

@@ -1,9 +1,10 @@
 /* libgomp's entry points of tasking: GOMP_task (with its fast path for a
  * plain task that runs at once, in this frame), GOMP_taskyield, the
  * taskgroup and the taskloop constructs.  The machinery is the runtime's
- * (src/runtime/task*.c); the fast path uses its inline parts
+ * (src/runtime/task*.c) and this folder's (task.c, task_inline.c,
+ * taskloop.c); the fast path uses its inline parts
  * (runtime/task_parts.h), so it compiles to the instructions it had there.
- * taskwait: taskwait.c; the task reductions: task_reduction.c. */
+ * taskwait: gomp_taskwait.c; the task reductions: gomp_task_reduction.c. */
 #include <stdint.h>
 
 #include "gomp/gomp.h"
