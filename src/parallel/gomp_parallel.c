@@ -2,6 +2,7 @@
  * cancellation. */
 #include "gomp/gomp.h"
 #include "runtime/internal.h"
+#include "runtime/task_internal.h"
 
 /* GOMP_CANCEL_* as gcc encodes the `which` argument. */
 enum {
@@ -46,9 +47,6 @@ PV_EXPORT void GOMP_parallel_end(void)
 }
 
 /* ---------------------------------------------------------- cancellation */
-
-/* Taskgroup cancellation lives with the tasks (task.c). */
-bool pv_taskgroup_cancel(bool query_only);
 
 static bool cancellation_point(int which);
 

@@ -281,6 +281,9 @@ void pv_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), 
 struct pv_taskgroup *pv_taskgroup_new(struct pv_taskgroup *prev);
 void pv_taskgroup_start(void);
 void pv_taskgroup_end(void);
+/* Cancels the innermost taskgroup, or only says whether it is cancelled
+ * (task_group.c; GOMP_cancel, GOMP_cancellation_point). */
+bool pv_taskgroup_cancel(bool query_only);
 /* The whole of an exported taskgroup start / end (GOMP_taskgroup_*,
  * __kmpc_*taskgroup): inline, so that the events' codeptr_ra and the task's
  * enter_frame are those of the entry the program called. */

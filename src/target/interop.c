@@ -17,8 +17,6 @@
 #include "target/target.h"
 #include "runtime/omp_api.h"
 
-void GOMP_taskwait_depend(void **depend);
-
 /* OpenMP's omp_interop_property_t and omp_interop_rc_t values. */
 enum { IPR_FR_ID = -1, IPR_FIRST = -9 };
 enum {

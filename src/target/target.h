@@ -226,6 +226,9 @@ void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lo
                long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                void *detach);
 enum { PV_GTF_TASK_DEPEND = 1u << 3 };   /* GOMP_TASK_FLAG_DEPEND */
+/* libgomp's GOMP_taskwait_depend (src/tasks/gomp_taskwait.c, the same way):
+ * the interop construct's depend clauses (interop.c). */
+void GOMP_taskwait_depend(void **depend);
 
 /* Deferred constructs (target tasks, kernel.c).  op: */
 enum { PV_TT_TARGET = 0, PV_TT_UPDATE = 1, PV_TT_ENTER = 2, PV_TT_EXIT = 3 };
