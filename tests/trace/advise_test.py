@@ -21,6 +21,9 @@ finding, except in the phantom case.  critical's finding names the
 critical construct's line (critical_enter's codeptr_ra), its region the
 region's.  serial_between's finding names both
 regions ("between R1 and R2"), the first at the marked line.
+A case that fails while one of its threads lost a tenth of a run or more
+to other processes (its run_delay readings) runs again, three times at
+most (not the co-runner case, whose pathology that is).
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
           findings of what was read), a log that dropped records (no
           fork_join from the episodes they left open), two logs as two ranks (each finding
@@ -174,8 +177,50 @@ def check_case(case):
         check(left < 0.25, "task_overhead: the fixed kernel's finding is %.3f of its run" % left)
 
 
+def cpu_lost_share(log):
+    """The largest share of the log's time that one thread spent runnable
+    without a CPU: its last run_delay reading (the count starts with the
+    thread, the initial thread's with the process) over the log's span;
+    0 without readings."""
+    if not os.path.exists(log):
+        return 0.0
+    out = run([os.path.join(A.bin, "pvomp-trace"), "dump", "--abs", log], ok=(0, 2)).stdout
+    last, t0, t1 = {}, None, None
+    for line in out.splitlines():
+        f = line.split()
+        try:
+            ts = float(f[1])
+        except (IndexError, ValueError):
+            continue
+        t0 = ts if t0 is None else min(t0, ts)
+        t1 = ts if t1 is None else max(t1, ts)
+        if f[0] == "run_delay" and len(f) >= 4 and f[3].startswith("delay_ns="):
+            last[f[2]] = int(f[3].split("=", 1)[1], 0)
+    if not last or t1 is None or t1 <= t0:
+        return 0.0
+    lost_us = max(last.values()) / 1000.0
+    return lost_us / (t1 - t0)
+
+
 def make_case_test(case):
-    return lambda: check_case(case)
+    """The case, again (at most three times in all) when it fails while a
+    thread of its runs lost a tenth of the run or more to other processes
+    (run_delay): the pathologies have a fixed size, a loaded machine's lost
+    time slices do not.  Not the co-runner case, whose pathology is that."""
+    def test():
+        for attempt in range(3):
+            try:
+                return check_case(case)
+            except AssertionError:
+                logs = [os.path.join(TMP, "%s.%s.pvtrace" % (case, v)) for v in ("plain", "fixed")]
+                lost = max(cpu_lost_share(log) for log in logs)
+                if case == "phantom" or lost < 0.10 or attempt == 2:
+                    raise
+                print("%s: a thread lost %.0f %% of a run to other processes: again" % (case, 100 * lost))
+                for log in logs:
+                    if os.path.exists(log):
+                        os.unlink(log)
+    return test
 
 
 for _c in EXPECT:
