@@ -23,7 +23,7 @@ region's.  serial_between's finding names both
 regions ("between R1 and R2"), the first at the marked line.
 A case that fails while one of its threads lost a tenth of a run or more
 to other processes (its run_delay readings) runs again, three times at
-most (not the co-runner case, whose pathology that is).
+most (the co-runner case too: where its slices fall varies).
 robust:   a program without -g (the symbol), a truncated log (exit 2, the
           findings of what was read), a log that dropped records (no
           fork_join from the episodes they left open), two logs as two ranks (each finding
@@ -206,7 +206,10 @@ def make_case_test(case):
     """The case, again (at most three times in all) when it fails while a
     thread of its runs lost a tenth of the run or more to other processes
     (run_delay): the pathologies have a fixed size, a loaded machine's lost
-    time slices do not.  Not the co-runner case, whose pathology is that."""
+    time slices do not.  The co-runner case always has such a thread (its
+    pathology); where its slices fall varies from run to run (1 run in 6-10
+    failed on the quiet machine: the member lost its CPU while waiting, not
+    working), while without run_delay it fails every time (imbalance)."""
     def test():
         for attempt in range(3):
             try:
@@ -214,7 +217,7 @@ def make_case_test(case):
             except AssertionError:
                 logs = [os.path.join(TMP, "%s.%s.pvtrace" % (case, v)) for v in ("plain", "fixed")]
                 lost = max(cpu_lost_share(log) for log in logs)
-                if case == "phantom" or lost < 0.10 or attempt == 2:
+                if lost < 0.10 or attempt == 2:
                     raise
                 print("%s: a thread lost %.0f %% of a run to other processes: again" % (case, 100 * lost))
                 for log in logs:
