@@ -38,7 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testrun  # noqa: E402
-from testrun import check, fail, run  # noqa: E402,F401
+from testrun import check, fail, parse_dump, run  # noqa: E402,F401
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "advise"))
 from cases import CASES  # noqa: E402
@@ -185,21 +185,12 @@ def cpu_lost_share(log):
     if not os.path.exists(log):
         return 0.0
     out = run([os.path.join(A.bin, "pvomp-trace"), "dump", "--abs", log], ok=(0, 2)).stdout
-    last, t0, t1 = {}, None, None
-    for line in out.splitlines():
-        f = line.split()
-        try:
-            ts = float(f[1])
-        except (IndexError, ValueError):
-            continue
-        t0 = ts if t0 is None else min(t0, ts)
-        t1 = ts if t1 is None else max(t1, ts)
-        if f[0] == "run_delay" and len(f) >= 4 and f[3].startswith("delay_ns="):
-            last[f[2]] = int(f[3].split("=", 1)[1], 0)
-    if not last or t1 is None or t1 <= t0:
+    recs = parse_dump(out)
+    last = {tid: args["delay_ns"] for name, _, tid, args in recs if name == "run_delay"}
+    if not last:
         return 0.0
-    lost_us = max(last.values()) / 1000.0
-    return lost_us / (t1 - t0)
+    span = max(r[1] for r in recs) - min(r[1] for r in recs)
+    return max(last.values()) / 1000.0 / span if span > 0 else 0.0
 
 
 def make_case_test(case):

@@ -1,6 +1,7 @@
 """Running one test of a tests/trace script: a scratch directory, kept
 (and named) when the test fails, removed when it passes."""
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,25 @@ def run(cmd, env=None, ok=(0,)):
     check(p.returncode in ok, "%s: exit %d\nstdout:\n%s\nstderr:\n%s"
           % (" ".join(map(str, cmd)), p.returncode, p.stdout, p.stderr))
     return p
+
+
+# pvomp-trace dump's lines: NAME TIME pid=TID ARG=VALUE...; a value: a
+# string, a number, or the name of an enumerated value (kind=join).
+LINE = re.compile(r"^(\w+) (-?\d+\.\d{3}) pid=(\d+)(.*)$")
+ARG = re.compile(r' (\w+)=("(?:[^"\\]|\\.)*"(?:\[cut from \d+ bytes\])?|0x[0-9a-f]+|[A-Za-z_]\w*)')
+
+
+def parse_dump(text):
+    """dump output -> list of (name, time, tid, {arg: value})."""
+    recs = []
+    for line in text.splitlines():
+        m = LINE.match(line)
+        check(m is not None, "unparsable dump line: %r" % line)
+        args = {}
+        for k, v in ARG.findall(m.group(4)):
+            args[k] = int(v, 16) if v.startswith("0x") else v
+        recs.append((m.group(1), float(m.group(2)), int(m.group(3)), args))
+    return recs
 
 
 def marker_line(src, marker):

@@ -25,6 +25,7 @@ sys.path.insert(0, HERE)
 import browser  # noqa: E402
 import mklog  # noqa: E402
 import testrun  # noqa: E402
+from testrun import parse_dump  # noqa: E402
 
 A = None      # parsed arguments
 TMP = None    # scratch directory
@@ -75,24 +76,6 @@ def run_reader(*args, ok=(0,)):
     check(p.returncode in ok, "pvomp-trace %s: exit %d (wanted %s), stderr:\n%s"
           % (args, p.returncode, ok, p.stderr.decode(errors="replace")))
     return p
-
-
-LINE = re.compile(r"^(\w+) (-?\d+\.\d{3}) pid=(\d+)(.*)$")
-# value: a string, a number, or the name of an enumerated value (kind=join)
-ARG = re.compile(r' (\w+)=("(?:[^"\\]|\\.)*"(?:\[cut from \d+ bytes\])?|0x[0-9a-f]+|[A-Za-z_]\w*)')
-
-
-def parse_dump(text):
-    """dump output -> list of (name, time, tid, {arg: value})."""
-    recs = []
-    for line in text.splitlines():
-        m = LINE.match(line)
-        check(m is not None, "unparsable dump line: %r" % line)
-        args = {}
-        for k, v in ARG.findall(m.group(4)):
-            args[k] = int(v, 16) if v.startswith("0x") else v
-        recs.append((m.group(1), float(m.group(2)), int(m.group(3)), args))
-    return recs
 
 
 def dump(log, *opts, ok=(0,)):
