@@ -41,6 +41,7 @@ static void episode_close(struct adv *a, struct region *g, struct episode *e, ui
     g->crit_path += e->max;
     g->work_sum += e->sum;
     tr_adv_fn_slot(&a->work, &a->nwork, g->fn)->wall += e->sum;
+    tr_adv_fn_slot(&a->path, &a->npath, g->fn)->wall += e->max;
     g->released_k = e->k;
     g->release = e->last_arrival;
     g->late_max = 0;
@@ -516,6 +517,7 @@ void tr_advise_log(struct tr_advice *adv, struct tr_log *log, size_t ix)
     free(a.sites);
     free(a.task_regions);
     free(a.work);
+    free(a.path);
     free(a.fns);
 }
 

@@ -20,6 +20,15 @@
 #define LATE_WOKEN_NS 200000u   /* a woken one this late found no free CPU */
 #define SECTION_ENTRY_NS 50u    /* taking and leaving a free section, traced */
 #define SMALL_TASK_NS 10000u    /* tasks averaging less: overhead dominates */
+#define GAP_BUCKETS 192u        /* section gaps' histogram: 4 buckets an octave */
+
+/* A section's gaps: a member's time from a release to its next request of
+ * the same lock in the same phase (its own work between entries, and the
+ * lock's handing over), for their median (advise_sync.c). */
+struct sec_gaps {
+    uint64_t sum, n;
+    uint32_t hist[GAP_BUCKETS];
+};
 
 _Static_assert(TR_ARG_critical_held_ns == TR_ARG_lock_held_ns, "_held events' ns argument");
 
@@ -103,6 +112,8 @@ struct thr {
     bool idle_queued;         /* a task was queued when it became idle */
     uint64_t crit_wait, lock_wait, crit_start, lock_start;
     uint64_t crit_ra;         /* the waited-for critical construct's call site */
+    uint64_t rel_ts[2], rel_lock[2], rel_k[2], rel_fn[2]; /* its last release of a
+                                 critical section [0] or lock [1]: when, which, the phase */
     unsigned crit_depth, lock_depth;
     uint64_t t_start[TASK_DEPTH], t_child[TASK_DEPTH];
     uint32_t t_site[TASK_DEPTH];
@@ -138,8 +149,10 @@ struct adv {
     int64_t chunk;            /* the last loop_init's chunk */
     uint64_t forks;           /* regions begun (their primaries' implicit tasks) */
     uint64_t task_wall_fn_n;
-    struct fn_wall { uint64_t fn, wall; } *task_regions, *work;
-    size_t ntask_regions, nwork;  /* work: members' work per region function */
+    struct fn_wall { uint64_t fn, wall; } *task_regions, *work, *path;
+    size_t ntask_regions, nwork, npath; /* work: members' work per region function;
+                                 path: its episodes' slowest phases */
+    struct sec_gaps **gaps;   /* by finding index: a critical or lock finding's gaps */
     struct fn_regions *fns;
     size_t nfns;
 };

@@ -36,13 +36,63 @@ static void name_site(struct adv *a, struct thr *t, uint64_t lock, uint64_t wait
     t->crit_ra = 0;
 }
 
-/* Critical sections and locks: waits and held times by (lock, region). */
+/* A gap's bucket: 4 an octave of its ns, and the bucket's middle back. */
+static unsigned gap_bucket(uint64_t ns)
+{
+    if (ns < 4)
+        return (unsigned)ns;
+    unsigned lg = 63u - (unsigned)__builtin_clzll(ns);
+    unsigned b = 4 * (lg - 1) + (unsigned)((ns >> (lg - 2)) & 3);
+    return b < GAP_BUCKETS ? b : GAP_BUCKETS - 1;
+}
+
+static uint64_t gap_middle(unsigned b)
+{
+    if (b < 4)
+        return b;
+    unsigned lg = b / 4 + 1, q = b % 4;
+    uint64_t lo = (1ull << lg) + ((uint64_t)q << (lg - 2));
+    return lo + (1ull << (lg - 2)) / 2;
+}
+
+static void gap_add(struct adv *a, const struct tr_finding *f, uint64_t ns)
+{
+    size_t i = (size_t)(f - a->out->v);
+    if (!a->gaps)
+        a->gaps = tr_xcalloc(MAX_FINDINGS, sizeof *a->gaps);
+    if (!a->gaps[i])
+        a->gaps[i] = tr_xcalloc(1, sizeof **a->gaps);
+    struct sec_gaps *g = a->gaps[i];
+    g->sum += ns;
+    g->n++;
+    g->hist[gap_bucket(ns)]++;
+}
+
+/* The gaps beyond their median: what the lock's handing over (a wake-up
+ * after the release, the waiter's way back) added to the members' own
+ * work between entries, gone with the section. */
+static uint64_t gap_excess(const struct sec_gaps *g)
+{
+    if (!g || !g->n)
+        return 0;
+    uint64_t seen = 0, med = 0;
+    for (unsigned b = 0; b < GAP_BUCKETS; b++)
+        if ((seen += g->hist[b]) * 2 >= g->n) {
+            med = gap_middle(b);
+            break;
+        }
+    return g->sum > med * g->n ? g->sum - med * g->n : 0;
+}
+
+/* Critical sections and locks: waits and held times by (lock, region), and
+ * each member's gaps between its entries of one lock in one phase. */
 void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step,
                     const struct tr_rec *r)
 {
     uint64_t *wait = c == C_CRITICAL ? &t->crit_wait : &t->lock_wait;
     uint64_t *start = c == C_CRITICAL ? &t->crit_start : &t->lock_start;
     unsigned *depth = c == C_CRITICAL ? &t->crit_depth : &t->lock_depth;
+    unsigned kind = c == C_CRITICAL ? 0 : 1;
     uint64_t ts = r->ts, lock = r->u[0];
     if (step == 0) {            /* _enter */
         *wait = ts;
@@ -55,13 +105,21 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
     uint64_t at = step == 3 ? (ns < ts ? ts - ns : ts) : ts;
     uint64_t waited = 0;
     if (step != 2) {            /* acquired (or held: acquired at ts - ns) */
+        uint64_t asked = *wait && *wait < at ? *wait : at;
         if (*wait && at > *wait)
             waited = at - *wait;
         *wait = 0;
         if (waited && c == C_CRITICAL && t->crit_ra)
             name_site(a, t, r->u[0], waited);
-        if ((*depth)++ == 0)
+        if ((*depth)++ == 0) {
             *start = at;
+            if (t->rel_ts[kind] && t->rel_lock[kind] == lock && t->rel_fn[kind] == t->fn &&
+                t->rel_k[kind] == t->k && asked >= t->rel_ts[kind]) {
+                struct tr_finding *f = tr_adv_finding(a, c, t->fn, lock);
+                if (f)
+                    gap_add(a, f, asked - t->rel_ts[kind]);
+            }
+        }
         if (step == 1) {
             struct tr_finding *f = waited ? tr_adv_finding(a, c, t->fn, lock) : NULL;
             if (f)
@@ -79,6 +137,10 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
             if (t->nthreads > f->threads)
                 f->threads = t->nthreads;
         }
+        t->rel_ts[kind] = ts;
+        t->rel_lock[kind] = lock;
+        t->rel_fn[kind] = t->fn;
+        t->rel_k[kind] = t->k;
     }
 }
 
@@ -169,13 +231,14 @@ void tr_adv_tasks_finish(struct adv *a)
 }
 
 /* Critical sections and locks.  A reduction or atomic instead runs the
- * held work in parallel and saves each entry's cost (SECTION_ENTRY_NS):
- * the region then takes its members' work T (their phases less this
- * wait) over n threads, where the
- * section held alone took at least H (the held time, serialised), so the
- * gain is H - T/n when the section is the bottleneck; else the members'
- * wait for it, W/n.  A bottleneck's imbalance is the section's doing: the
- * region's imbalance finding is folded into it. */
+ * held work in parallel and saves each entry's cost (SECTION_ENTRY_NS).
+ * With H the held time, W the waits and T the members' phase work less W:
+ * when the section is the bottleneck (H > T/n), the region's slowest
+ * phases P become its members' work without the waits and without the
+ * handing over (the gaps' excess over their median, X) shared by n: the
+ * gain is P - (T - X)/n, at least H - T/n; the region's imbalance finding
+ * is folded into it (a bottleneck's tail is its doing).  Else the members'
+ * wait for it, W/n. */
 void tr_adv_sections_finish(struct adv *a, size_t first)
 {
     for (size_t i = first; i < a->out->n; i++) {
@@ -184,14 +247,27 @@ void tr_adv_sections_finish(struct adv *a, size_t first)
             continue;
         uint64_t n = f->threads ? f->threads : 1;
         uint64_t work = tr_adv_fn_slot(&a->work, &a->nwork, f->fn)->wall;
+        uint64_t path = tr_adv_fn_slot(&a->path, &a->npath, f->fn)->wall;
         uint64_t t = (work > f->ns ? work - f->ns : 0) / n; /* the wait is no work */
         uint64_t gain = f->ns / n;
-        if (f->work_ns > t && f->work_ns - t > gain) {
-            gain = f->work_ns - t;
-            for (size_t k = first; k < a->out->n; k++)
-                if (a->out->v[k].cause == C_IMBALANCE && a->out->v[k].fn == f->fn)
-                    a->out->v[k].gain_ns = 0;
+        if (f->work_ns > t) {
+            uint64_t x = gap_excess(a->gaps ? a->gaps[i] : NULL) / n;
+            uint64_t after = t > x ? t - x : 0;
+            uint64_t bound = f->work_ns - t;
+            if (path > after && path - after > bound)
+                bound = path - after;
+            if (bound > gain) {
+                gain = bound;
+                for (size_t k = first; k < a->out->n; k++)
+                    if (a->out->v[k].cause == C_IMBALANCE && a->out->v[k].fn == f->fn)
+                        a->out->v[k].gain_ns = 0;
+            }
         }
         f->gain_ns = gain + f->count * SECTION_ENTRY_NS / n;
     }
+    if (a->gaps)
+        for (size_t i = 0; i < MAX_FINDINGS; i++)
+            free(a->gaps[i]);
+    free(a->gaps);
+    a->gaps = NULL;
 }
