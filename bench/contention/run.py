@@ -24,6 +24,7 @@ import glob
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import statistics
@@ -181,9 +182,14 @@ def run_one(prog, cfg, scenario, build, daemon, tools):
         pin = ["taskset", "-c", cpu] if cpu else []
         loads.append(subprocess.Popen(pin + [tools["load"], "count"], env=quiet_env,
                                       stdout=subprocess.PIPE, text=True))
+    # the program's CPU time: its processes are the only children reaped in
+    # this window (the loads are reaped below, the daemon before t0)
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=prog.work, timeout=900)
     wall = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
     corun = 0.0
     for p in loads:
         if p.poll() is not None:  # a load that stopped early (no SCHED_FIFO?)
@@ -207,7 +213,7 @@ def run_one(prog, cfg, scenario, build, daemon, tools):
     bad = check_loaded(cfg, found)
     if bad:
         sys.exit("%s: %s on %s: %s" % (WHO, prog.name, cfg.name, bad))
-    return secs, corun
+    return secs, corun, cpu, wall
 
 
 def main():
@@ -277,8 +283,9 @@ def main():
                     rng.shuffle(order)
                     for c in order:
                         r = run_one(p, c, sc, build, daemon, tools)
-                        log("  %-7s %-13s %-16s %8.3f s  co-runners %6.0f M it/s" %
-                            (sc, p.name, c.name, r[0], r[1] / 1e6))
+                        log("  %-7s %-13s %-16s %8.3f s  co-runners %6.0f M it/s"
+                            "  CPU %6.2f s in %6.2f s" %
+                            (sc, p.name, c.name, r[0], r[1] / 1e6, r[2], r[3]))
                         results.setdefault((sc, p.name, c.name), []).append(r)
     except KeyboardInterrupt:
         log("%s: interrupted; the table holds the cells measured on every configuration" % WHO)
@@ -291,6 +298,13 @@ def main():
     report(results, scenarios, progs, cfgs, rounds)
 
 
+def print_table(head, rows):
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
 def report(results, scenarios, progs, cfgs, rounds):
     pv = [c for c in cfgs if c.runtime == "pvomp"]
     print("\nMedian of %d interleaved runs per cell; x: time over the better of libgomp and "
@@ -298,31 +312,30 @@ def report(results, scenarios, progs, cfgs, rounds):
     for sc in scenarios:
         print("\n%s: %s" % (sc, SCENARIOS[sc][4]))
     print()
-    head = ["program", "scenario"] + [c.name for c in cfgs] + ["%s x" % c.name for c in pv]
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
-    co_rows = []
+    names = [c.name for c in cfgs]
+    rows, co_rows, cpu_rows = [], [], []
     for sc in scenarios:
         for p in progs:
             if any((sc, p.name, c.name) not in results for c in cfgs):
                 continue
-            med = {c.name: statistics.median(t for t, _ in results[(sc, p.name, c.name)])
-                   for c in cfgs}
-            best = min(med[c.name] for c in cfgs if c.runtime != "pvomp")
-            row = ["%s (%s)" % (p.name, p.measure), sc] + ["%.2f s" % med[c.name] for c in cfgs]
-            row += ["%.2f" % (med[c.name] / best) for c in pv]
-            print("| " + " | ".join(row) + " |")
+            cell = {c.name: results[(sc, p.name, c.name)] for c in cfgs}
+
+            def med(name, k):
+                return statistics.median(r[k] for r in cell[name])
+            best = min(med(c.name, 0) for c in cfgs if c.runtime != "pvomp")
+            rows.append(["%s (%s)" % (p.name, p.measure), sc] +
+                        ["%.2f s" % med(n, 0) for n in names] +
+                        ["%.2f" % (med(c.name, 0) / best) for c in pv])
+            cpu_rows.append([p.name, sc] + ["%.2f / %.2f" % (med(n, 2), med(n, 3)) for n in names])
             if SCENARIOS[sc][1]:
-                co = {c.name: statistics.median(x for _, x in results[(sc, p.name, c.name)])
-                      for c in cfgs}
-                co_rows.append([p.name, sc] + ["%.0f" % (co[c.name] / 1e6) for c in cfgs])
+                co_rows.append([p.name, sc] + ["%.0f" % (med(n, 1) / 1e6) for n in names])
+    print_table(["program", "scenario"] + names + ["%s x" % c.name for c in pv], rows)
     if co_rows:
         print("\nCo-runners' throughput (M loop iterations/s, all co-runners together, median):\n")
-        head = ["program", "scenario"] + [c.name for c in cfgs]
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in co_rows:
-            print("| " + " | ".join(r) + " |")
+        print_table(["program", "scenario"] + names, co_rows)
+    print("\nThe programs' CPU time / wall time of the whole command (s, user + system of "
+          "every process, medians):\n")
+    print_table(["program", "scenario"] + names, cpu_rows)
 
 
 if __name__ == "__main__":
