@@ -59,11 +59,6 @@ PV_KMP_SYMVER(pv_kmp_test_nest_lock, omp_test_nest_lock);
 /* libomp's own lock entry points (__kmpc_*_lock), which compilers other
  * than clang call for omp_*_lock: the user's lock in libomp's layout, as
  * omp_*_lock@VERSION take it.  Hints are advisory: ignored. */
-void omp_init_lock(void *l);
-void omp_destroy_lock(void *l);
-void omp_set_lock(void *l);
-void omp_unset_lock(void *l);
-int omp_test_lock(void *l);
 
 PV_EXPORT void __kmpc_init_lock(ident_t *loc, kmp_int32 gtid, void **user_lock)
 {

@@ -26,6 +26,16 @@ void pv_set_nest_lock_30(struct pv_nest_lock *l);
 void pv_unset_nest_lock_30(struct pv_nest_lock *l);
 int pv_test_nest_lock_30(struct pv_nest_lock *l);
 
+/* The simple lock routines by their exported names, which the dynamic
+ * linker resolves to the default versions above (or to a tool's that
+ * interposes them): libomp's __kmpc_*_lock entries call them so
+ * (kmpc_locks.c). */
+void omp_init_lock(void *l);
+void omp_destroy_lock(void *l);
+void omp_set_lock(void *l);
+void omp_unset_lock(void *l);
+int omp_test_lock(void *l);
+
 /* The compat versions, NAME@OMP_1.0. */
 void pv_init_lock_25(pv_lock_word *w);
 void pv_destroy_lock_25(pv_lock_word *w);
