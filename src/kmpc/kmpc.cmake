@@ -6,7 +6,7 @@ file(GLOB PVOMP_KMPC_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kmpc/*.c)
 # the kmp_*/ompc_* extensions and libomp's answers src/api's omp_* routines
 # (its tasks and hidden helpers, which took src/parallel's pv_kmpc_gtid, are
 # src/tasks' now).
-pvomp_module(kmpc BELOW abi gomp runtime ompt target wait trace phantom base CALLS sync api
+pvomp_module(kmpc BELOW abi runtime ompt target wait trace phantom base CALLS sync api
   SOURCES ${PVOMP_KMPC_SOURCES})
 target_link_libraries(pvomp PRIVATE pvomp_kmpc)
 # Run time: libomp.so.5 is the same file as libgomp.so.1.
