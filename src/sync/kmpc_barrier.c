@@ -1,5 +1,5 @@
 /* The barrier through libomp's ABI: __kmpc_barrier, GOMP_barrier's body
- * inlined (PV_KMPC_BARRIER, kmpc/kmpc.h); the split barriers are
+ * inlined (PV_KMPC_BARRIER, abi/kmpc.h); the split barriers are
  * kmpc_split_barrier.c. */
 #include "abi/kmpc.h"
 #include "runtime/barrier_site.h" /* pv_barrier_at */

@@ -1,5 +1,5 @@
 /* The split barriers through libomp's ABI (__kmpc_barrier_master*), on
- * GOMP_barrier's body inlined (PV_KMPC_BARRIER, kmpc/kmpc.h).  A file of
+ * GOMP_barrier's body inlined (PV_KMPC_BARRIER, abi/kmpc.h).  A file of
  * their own: beside __kmpc_barrier, gcc folds end_barrier_master, whose body
  * is the same, into a jump to it. */
 #include "abi/kmpc.h"
