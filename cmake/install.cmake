@@ -16,7 +16,7 @@ set(PVOMP_INSTALL_RTDIR ${CMAKE_INSTALL_LIBDIR}/pvomp)
 install(TARGETS pvomp
   LIBRARY DESTINATION ${PVOMP_INSTALL_RTDIR} COMPONENT runtime)
 # libomp's run-time name for the same file, and the link-time libomp.so
-# (src/kmpc/kmpc.cmake), beside it, so that clang-compiled programs link and
+# (cmake/libomp.cmake), beside it, so that clang-compiled programs link and
 # load pvomp from there too.
 install(FILES ${PVOMP_LIB_DIR}/libomp.so.5
   DESTINATION ${PVOMP_INSTALL_RTDIR} COMPONENT runtime)

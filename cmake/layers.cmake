@@ -13,14 +13,14 @@
 # (VIEWS <module>/<header>...): its directory then holds a real <module>/
 # directory with one link per such header, and every other header of that
 # module is not found.  src/ompt sees the runtime so: runtime/ompt_view.h
-# and runtime/barrier_kind.h, never runtime/internal.h; src/loops sees
-# src/gomp and src/kmpc so: gomp/gomp.h and kmpc/kmpc.h.
+# and runtime/barrier_kind.h, never runtime/internal.h.  (src/abi, the
+# two ABIs' headers, is below every construct family: they see it whole.)
 #
 # A module may call entry points of a module whose headers it does not see
-# at all (CALLS <module>...): the ABI declares them (gomp/gomp.h), so the
+# at all (CALLS <module>...): the ABI declares them (abi/gomp.h, omp.h), so the
 # link check admits the calls and the include directories stay shut.
-# src/kmpc calls src/sync so: a critical-method reduction takes
-# GOMP_critical_name_start's lock.
+# src/target calls src/tasks so (GOMP_task), src/abi src/api (libomp's
+# answers call omp_get_schedule, omp_pause_resource).
 #
 # pvomp_module(<name> BELOW <module>... [VIEWS <module>/<header>...]
 #              [CALLS <module>...] SOURCES <file>...)

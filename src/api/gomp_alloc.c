@@ -2,7 +2,7 @@
  * family (alloc.c). */
 #include <stdlib.h>
 
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/internal.h"
 #include "runtime/mutex.h"
 #include "runtime/omp_api.h"

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/omp_api.h"
 
 

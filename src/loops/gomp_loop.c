@@ -6,7 +6,7 @@
  * Nonmonotonic schedules are served by the monotonic implementations, which
  * satisfy both contracts.  The ordered forms are in gomp_ordered.c, doacross in
  * gomp_doacross.c, the unsigned long long forms in gomp_loop_ull.c. */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "loops/loop.h"
 #include "runtime/task_internal.h"
 

@@ -2,7 +2,7 @@
  * tells the direction; a decreasing loop passes its step as a two's
  * complement value.  Same construction as gomp_loop.c; GOMP_loop_end* are
  * shared with it. */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "loops/loop.h"
 #include "runtime/task_internal.h"
 

@@ -3,7 +3,7 @@
  * hand-over of the turn between chunks is the family mechanism
  * (ordered.c: pv_ordered_next, pv_ordered_turn_wait in
  * loop.h). */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "loops/loop.h"
 #include "runtime/task_internal.h"
 #include "ompt/patch.h"

@@ -1,5 +1,5 @@
 /* The single construct. */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/barrier_site.h"
 #include "runtime/internal.h"
 #include "trace/trace.h"

@@ -26,7 +26,7 @@
  * KNOWN LIMIT: one dispatch state per thread, so a dispatch loop inside the
  * body of another on the same thread (through a nested parallel region that
  * the thread leads) is not supported yet. */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 
 typedef unsigned long long ull;
 

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "ompt/ompt.h"    /* pv_ompt_doacross */
 #include "runtime/internal.h" /* pv_futex_t, pv_wake, pv_fatal */
 

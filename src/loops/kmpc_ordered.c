@@ -1,5 +1,5 @@
 /* ordered through libomp's ABI, on GOMP_ordered_start/end (gomp_ordered.c). */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 
 PV_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid)
 {

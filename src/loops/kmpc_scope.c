@@ -1,5 +1,5 @@
 /* The scope construct through libomp's ABI. */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 
 /* scope: clang emits the closing barrier itself. */
 PV_EXPORT void __kmpc_scope(ident_t *loc, kmp_int32 gtid, void *reserved)

@@ -2,7 +2,7 @@
  * (gomp_single.c), and copyprivate, the clause clang emits for it. */
 #include <stdatomic.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 

@@ -5,7 +5,7 @@
  * the first trip % nth threads taking one more (libomp's balanced split).
  * Chunked: chunks of `chunk` iterations dealt round robin.  The distribute
  * kinds deal to the league's teams instead of the team's threads. */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 /* The construct clang marks in the ident's flags (libomp's KMP_IDENT_WORK_*). */

@@ -204,7 +204,7 @@ struct pv_ompt_thread {
 extern __thread PV_HIDDEN struct pv_ompt_thread pv_ompt_thr
     __attribute__((tls_model("initial-exec")));
 
-/* The hand-over from libomp's ABI (src/kmpc): a __kmpc_* entry point that
+/* The hand-over from libomp's ABI (the families' kmpc_*.c): a __kmpc_* entry point that
  * calls a GOMP entry point gives it, with PV_OMPT_GIVE, its own return
  * address (the clang program's call) and CFA; the GOMP entry's
  * pv_ompt_entry_ra, PV_OMPT_ENTRY and PV_OMPT_FRAME take them, once, in

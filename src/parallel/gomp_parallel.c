@@ -1,6 +1,6 @@
 /* Parallel regions (GOMP_parallel and the legacy start/end pair) and
  * cancellation. */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/internal.h"
 #include "runtime/task_internal.h"
 

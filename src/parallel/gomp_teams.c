@@ -12,7 +12,7 @@
  * of src/target beside it. */
 #include <stdlib.h>
 
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/internal.h"
 #include "target/target.h"
 

@@ -7,7 +7,7 @@
 
 #include <stdarg.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 
 /* A microtask and its shared arguments, for the GOMP body pv_kmpc_body
  * (kmpc_fork.c), which calls it with the gtid and the team-local id. */

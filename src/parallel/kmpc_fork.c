@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "parallel/kmpc_args.h"
 #include "runtime/internal.h" /* pv_gicv */
 #include "runtime/unsupported.h"

@@ -1,7 +1,7 @@
 /* master and masked through libomp's ABI (barrier, critical and flush are
  * src/sync's: kmpc_barrier.c, kmpc_critical.c, kmpc_flush.c; single,
  * copyprivate and ordered are src/loops': kmpc_single.c, kmpc_ordered.c). */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 /* master and masked: OMPT's masked callback for the thread that runs the

@@ -1,5 +1,5 @@
 /* The host teams construct and cancellation through libomp's ABI. */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "parallel/kmpc_args.h"
 #include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h"     /* PV_OMPT_GIVE */

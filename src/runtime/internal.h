@@ -38,7 +38,7 @@ enum pv_sched {
 #define PV_SCHED_MONOTONIC 0x80000000u
 
 /* How libomp's routines (omp_get_schedule@VERSION, a clang program's
- * schedule(runtime) loops: src/kmpc/kmpc_icv.c) see run-sched-var where
+ * schedule(runtime) loops: src/abi/kmpc_icv.c) see run-sched-var where
  * libomp's implementation-defined answer differs from libgomp's, which
  * run_sched_var keeps for gcc programs. */
 enum pv_run_sched_kmp {
@@ -98,7 +98,7 @@ struct pv_global_icv {
     uint32_t task_throttle;        /* tasks per thread before new ones run at once (64;
                                       KMP_ENABLE_TASK_THROTTLING=0: UINT32_MAX, never) */
     unsigned hidden_helpers;       /* libomp's hidden helper threads for target tasks (8;
-                                      0: none, target tasks are plain tasks; src/kmpc) */
+                                      0: none, target tasks are plain tasks; src/tasks) */
     unsigned teams_bind;           /* how host teams split the places (PV_BIND_SPREAD;
                                       KMP_TEAMS_PROC_BIND) */
     bool task_checks;              /* PVOMP_TASK_CHECKS: check the task scheduler's
@@ -134,7 +134,7 @@ void pv_display_env(bool verbose);        /* env.c */
  * setting up pv_thr.ts. */
 void pv_affinity_display_thread(bool team_changed); /* affinity_format.c */
 unsigned pv_affinity_shown_place(void); /* the place of the caller's last line, or UINT_MAX */
-/* The program speaks libomp's ABI (src/kmpc calls it when a clang program
+/* The program speaks libomp's ABI (src/abi/kmpc_icv.c calls it when a clang program
  * forks or displays): affinity lines go to stdout as libomp prints them,
  * not to stderr as libgomp does. */
 void pv_affinity_display_kmp(void);       /* affinity_format.c */
@@ -352,7 +352,7 @@ static inline struct pv_icv *pv_icv_get(void)
 struct pv_icv *pv_icv_for_write(void);
 /* omp_set_schedule with how libomp's view shows the value (kmp, enum
  * pv_run_sched_kmp): omp_set_schedule@VERSION's libomp kinds (kmpc_icv.c).
- * Defined in src/api/icv_api.c, above the runtime: src/kmpc calls it. */
+ * Defined in src/api/icv_api.c, above the runtime: src/abi calls it. */
 void pv_icv_set_schedule(int kind, int chunk, unsigned char kmp);
 
 /* ------------------------------------------------------------------- teams */

@@ -1,7 +1,7 @@
 /* The team inquiry routines of the omp_* API (the GOMP_parallel entry
  * points and cancellation: src/parallel/gomp_parallel.c).  They stay in
  * the runtime: it calls them itself (affinity_format.c, fortran.c), and so
- * do the other families (src/loops, src/sync, src/kmpc). */
+ * do the other families (src/loops, src/sync, src/api). */
 #include "runtime/internal.h"
 #include "runtime/omp_api.h"
 

@@ -229,7 +229,7 @@ static inline struct pv_task_args pv_task_args_of(void (*fn)(void *), void *data
                 PV_OMPT_ENTRY_SET();                                                    \
         }                                                                               \
     } while (0)
-/* Around the GOMP_task calls of an outer entry (src/kmpc): its own return
+/* Around the GOMP_task calls of an outer entry (a __kmpc_* one): its own return
  * address is the site, for every task it creates. */
 #define PV_TASK_SITE_OUTER_BEGIN()                                                      \
     do {                                                                                \

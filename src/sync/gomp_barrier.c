@@ -1,6 +1,6 @@
 /* The barrier directive: GOMP_barrier and its cancellable form, each the
  * runtime's one barrier site (runtime/barrier_site.h). */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/barrier_site.h"
 
 PV_EXPORT void GOMP_barrier(void)

@@ -4,7 +4,7 @@
  * possible sleepers.  A named critical's lock word lives in the pointer-sized
  * common symbol that gcc emits for the name (.gomp_critical_user_<name>),
  * which starts zeroed. */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/internal.h"
 #include "runtime/mutex.h"
 #include "trace/held.h"

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 
 /* Read-modify-write of *lhs: old <- *lhs, new <- expr (of old and r). */
 #define UPDATE_CAS(T, W, lhs, old, new, expr)                                              \

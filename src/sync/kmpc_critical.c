@@ -1,5 +1,5 @@
 /* critical through libomp's ABI, on GOMP_critical_name_* (gomp_critical.c). */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 
 _Static_assert(sizeof(kmp_critical_name) >= sizeof(void *), "a GOMP critical name fits");
 

@@ -1,7 +1,7 @@
 /* flush through libomp's ABI: a full fence and OMPT's flush event. */
 #include <stdatomic.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 PV_EXPORT void __kmpc_flush(ident_t *loc)

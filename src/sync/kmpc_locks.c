@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "base/alloc.h"
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "ompt/ompt.h"
 #include "sync/lock.h" /* the gcc-layout (OMP_3.0) implementations */
 

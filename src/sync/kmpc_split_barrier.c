@@ -1,8 +1,8 @@
 /* The split barriers through libomp's ABI (__kmpc_barrier_master*), on
- * GOMP_barrier's body inlined (PV_KMPC_BARRIER, kmpc/kmpc.h).  A file of
+ * GOMP_barrier's body inlined (PV_KMPC_BARRIER, abi/kmpc.h).  A file of
  * their own: beside __kmpc_barrier, gcc folds end_barrier_master, whose body
  * is the same, into a jump to it. */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/barrier_site.h" /* pv_barrier_at */
 
 /* A barrier whose primary thread runs a block (until end_barrier_master)

@@ -7,7 +7,7 @@
  * taskwait: gomp_taskwait.c; the task reductions: gomp_task_reduction.c. */
 #include <stdint.h>
 
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/task_parts.h"
 
 PV_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),

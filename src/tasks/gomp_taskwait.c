@@ -3,7 +3,7 @@
  * (src/runtime/task_wait.c: wait_until, pv_taskwait_depend; pv_taskwait is
  * its inline part in runtime/task_parts.h, so GOMP_taskwait compiles to the
  * instructions it had there). */
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/task_parts.h"
 
 /* Out of line, so that GOMP_taskwait without a tool saves no registers. */

@@ -3,7 +3,7 @@
 #ifndef PV_KMPC_TASK_H
 #define PV_KMPC_TASK_H
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 
 typedef kmp_int32 (*kmp_routine_entry_t)(kmp_int32 gtid, void *task);
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "base/message.h" /* pv_warn */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "ompt/ompt.h"    /* pv_ompt_error */
 #include "runtime/internal.h" /* pv_gicv */
 #include "runtime/omp_api.h"

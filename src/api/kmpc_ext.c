@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/internal.h" /* pv_gicv, pv_warn, pv_malloc */
 #include "runtime/omp_api.h"
 

@@ -18,7 +18,7 @@
  *   (setenv) and no omp_set_schedule has set the ICV since;
  * - affinity: lines on stdout and libomp's default format (affinity_format.c,
  *   pv_affinity_display_kmp). */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/internal.h" /* pv_icv_get, pv_icv_set_schedule, pv_gicv, pv_env_schedule_reread */
 #include "target/target.h"
 #include "runtime/omp_api.h"

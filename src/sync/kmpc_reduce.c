@@ -3,7 +3,7 @@
  * 2 = "combine with atomics", 0 = "nothing to do here".  pvomp answers 1
  * (libomp's critical method) with the lock clang passes, a kmp_critical_name
  * of its own per reduction; a team of one skips the lock. */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/barrier_site.h" /* pv_barrier_at */
 #include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 

@@ -1,14 +1,6 @@
-# libomp's ABI (__kmpc_*@VERSION) in the same libgomp.so.1, and libomp's
-# names for that file in build/lib, so clang-compiled programs load pvomp.
-file(GLOB PVOMP_KMPC_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kmpc/*.c)
-# An entry-point module above the runtime and src/gomp (cmake/layers.cmake);
-# kmpc_reduce.c's critical method calls src/sync's GOMP_critical_name_*,
-# the kmp_*/ompc_* extensions and libomp's answers src/api's omp_* routines
-# (its tasks and hidden helpers, which took src/parallel's pv_kmpc_gtid, are
-# src/tasks' now).
-pvomp_module(kmpc BELOW gomp runtime ompt target wait trace phantom base CALLS sync api
-  SOURCES ${PVOMP_KMPC_SOURCES})
-target_link_libraries(pvomp PRIVATE pvomp_kmpc)
+# libomp's names for libgomp.so.1 in build/lib, so that clang-compiled
+# programs load pvomp (its __kmpc_*@VERSION entries are the construct
+# families', src/*/kmpc_*.c, and src/abi's).
 # Run time: libomp.so.5 is the same file as libgomp.so.1.
 add_custom_command(TARGET pvomp POST_BUILD
   COMMAND ${CMAKE_COMMAND} -E create_symlink libgomp.so.1 ${PVOMP_LIB_DIR}/libomp.so.5

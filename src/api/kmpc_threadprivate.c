@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "base/linux.h"
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/internal.h" /* pv_malloc */
 
 typedef void *(*kmpc_ctor)(void *);

@@ -1,6 +1,6 @@
-/* GOMP_* entry points of src/gomp and the construct families (src/loops,
- * src/sync, src/parallel; libgomp's ABI, exported through the generated
- * version script) that __kmpc_* entry points call: src/kmpc and the families
+/* GOMP_* entry points of the construct families (src/loops, src/sync,
+ * src/parallel, src/tasks, src/api; libgomp's ABI, exported through the
+ * generated version script) that __kmpc_* entry points call: the families
  * build libomp's entry points on them.  The files that define them include this
  * header, so that a definition and its declaration cannot drift apart.
  */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/internal.h"
 
 static void say(const char *prefix, const char *msg, size_t msglen)

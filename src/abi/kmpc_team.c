@@ -4,7 +4,7 @@
  * hands the object over; ws->copyprivate is a pointer the slot does not
  * own (it is not freed with the slot), so the slot is left at once and the
  * object lives as long as its users decide. */
-#include "kmpc/kmpc.h"
+#include "abi/kmpc.h"
 #include "runtime/internal.h"
 
 void *pv_kmpc_team_once(void *(*create)(void *ctx), void *ctx)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "base/compiler.h"
-#include "gomp/gomp.h"
+#include "abi/gomp.h"
 #include "runtime/omp_api.h" /* the omp_* routines the __kmpc_* layer stands on */
 
 typedef int32_t kmp_int32;
