@@ -110,11 +110,12 @@ struct thr {
     bool in_barrier;
     uint64_t idle_from;       /* in a barrier, idle since (0: in a task, or outside) */
     bool idle_queued;         /* a task was queued when it became idle */
-    uint64_t crit_wait, lock_wait, crit_start, lock_start;
+    struct held_state {       /* critical sections [0], locks [1] */
+        uint64_t wait, start; /* its _enter (0: none pending), its outermost acquisition */
+        unsigned depth;
+        uint64_t rel_ts, rel_lock, rel_fn, rel_k; /* its last release: when, which, the phase */
+    } held[2];
     uint64_t crit_ra;         /* the waited-for critical construct's call site */
-    uint64_t rel_ts[2], rel_lock[2], rel_k[2], rel_fn[2]; /* its last release of a
-                                 critical section [0] or lock [1]: when, which, the phase */
-    unsigned crit_depth, lock_depth;
     uint64_t t_start[TASK_DEPTH], t_child[TASK_DEPTH];
     uint32_t t_site[TASK_DEPTH];
     unsigned t_depth;

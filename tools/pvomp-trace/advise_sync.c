@@ -89,13 +89,10 @@ static uint64_t gap_excess(const struct sec_gaps *g)
 void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step,
                     const struct tr_rec *r)
 {
-    uint64_t *wait = c == C_CRITICAL ? &t->crit_wait : &t->lock_wait;
-    uint64_t *start = c == C_CRITICAL ? &t->crit_start : &t->lock_start;
-    unsigned *depth = c == C_CRITICAL ? &t->crit_depth : &t->lock_depth;
-    unsigned kind = c == C_CRITICAL ? 0 : 1;
+    struct held_state *h = &t->held[c == C_CRITICAL ? 0 : 1];
     uint64_t ts = r->ts, lock = r->u[0];
     if (step == 0) {            /* _enter */
-        *wait = ts;
+        h->wait = ts;
         if (c == C_CRITICAL)
             t->crit_ra = r->nargs > TR_ARG_critical_enter_codeptr_ra
                              ? r->u[TR_ARG_critical_enter_codeptr_ra] : 0;
@@ -105,19 +102,19 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
     uint64_t at = step == 3 ? (ns < ts ? ts - ns : ts) : ts;
     uint64_t waited = 0;
     if (step != 2) {            /* acquired (or held: acquired at ts - ns) */
-        uint64_t asked = *wait && *wait < at ? *wait : at;
-        if (*wait && at > *wait)
-            waited = at - *wait;
-        *wait = 0;
+        uint64_t asked = h->wait && h->wait < at ? h->wait : at;
+        if (h->wait && at > h->wait)
+            waited = at - h->wait;
+        h->wait = 0;
         if (waited && c == C_CRITICAL && t->crit_ra)
             name_site(a, t, r->u[0], waited);
-        if ((*depth)++ == 0) {
-            *start = at;
-            if (t->rel_ts[kind] && t->rel_lock[kind] == lock && t->rel_fn[kind] == t->fn &&
-                t->rel_k[kind] == t->k && asked >= t->rel_ts[kind]) {
+        if (h->depth++ == 0) {
+            h->start = at;
+            if (h->rel_ts && h->rel_lock == lock && h->rel_fn == t->fn && h->rel_k == t->k &&
+                asked >= h->rel_ts) {
                 struct tr_finding *f = tr_adv_finding(a, c, t->fn, lock);
                 if (f)
-                    gap_add(a, f, asked - t->rel_ts[kind]);
+                    gap_add(a, f, asked - h->rel_ts);
             }
         }
         if (step == 1) {
@@ -127,8 +124,8 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
             return;
         }
     }
-    if (*depth && --*depth == 0) {
-        uint64_t held = ts > *start ? ts - *start : 0;
+    if (h->depth && --h->depth == 0) {
+        uint64_t held = ts > h->start ? ts - h->start : 0;
         struct tr_finding *f = tr_adv_finding(a, c, t->fn, lock);
         if (f) {
             f->ns += waited;
@@ -137,10 +134,10 @@ void tr_adv_section(struct adv *a, struct thr *t, enum tr_cause c, unsigned step
             if (t->nthreads > f->threads)
                 f->threads = t->nthreads;
         }
-        t->rel_ts[kind] = ts;
-        t->rel_lock[kind] = lock;
-        t->rel_fn[kind] = t->fn;
-        t->rel_k[kind] = t->k;
+        h->rel_ts = ts;
+        h->rel_lock = lock;
+        h->rel_fn = t->fn;
+        h->rel_k = t->k;
     }
 }
 
