@@ -199,7 +199,8 @@ static void on_interval(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t s, ui
     int32_t fn = kind == IV_REGION || kind == IV_PARALLEL ? fn_index(r, r->a->iv_fn)
                  : kind == IV_TASK                    ? site_index(r, r->a->iv_site)
                                                       : -1;
-    uint64_t ps = (uint64_t)((int64_t)s - r->sub), pe = (uint64_t)((int64_t)e - r->sub);
+    /* modular: a corrupt log's stamps may sit far from the base (signed would overflow) */
+    uint64_t ps = s - (uint64_t)r->sub, pe = e - (uint64_t)r->sub;
     if (add(&r->rows[row].iv[kind], r->quantum,
             (struct iv){ .s = ps, .e = pe, .busy = e - s, .n = 1, .fn = fn }) &&
         ++r->total > 2 * MAX_INTERVALS)
@@ -437,10 +438,11 @@ int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *opt, st
         tr_analysis_init(&as[i], logs[i]);
         tr_analysis_run(&as[i]);
         int64_t off = tr_log_time_offset(logs[i]);
-        base = (int64_t)as[i].t0 + off < base ? (int64_t)as[i].t0 + off : base;
-        end = (int64_t)as[i].t1 + off > end ? (int64_t)as[i].t1 + off : end;
+        int64_t t0 = tr_time_add((int64_t)as[i].t0, off), t1 = tr_time_add((int64_t)as[i].t1, off);
+        base = t0 < base ? t0 : base;
+        end = t1 > end ? t1 : end;
     }
-    uint64_t span = end > base ? (uint64_t)(end - base) : 1;
+    uint64_t span = end > base ? (uint64_t)tr_time_sub(end, base) : 1;
     struct report r = { .quantum = span >> 26 };
     size_t threads = 0, hidden = 0;
     for (size_t i = 0; i < n; i++) {            /* pass 2: the intervals */
@@ -448,7 +450,7 @@ int tr_html_report(struct tr_log **logs, size_t n, const struct tr_opts *opt, st
         bs[i] = (struct tr_analysis){ .on_interval = on_interval, .ctx = &r };
         tr_analysis_init(&bs[i], logs[i]);
         r.a = &bs[i];
-        r.sub = base - tr_log_time_offset(logs[i]);
+        r.sub = tr_time_sub(base, tr_log_time_offset(logs[i]));
         r.naddr = 0;                            /* addresses are the process's own */
         r.nsite_fn = 0;
         tr_analysis_run(&bs[i]);

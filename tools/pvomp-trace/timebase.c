@@ -12,7 +12,7 @@
 int64_t tr_log_time_offset(const struct tr_log *log)
 {
     uint64_t base = log->realtime_base ? log->clock_real : log->clock_mono;
-    return (base || log->clock_ts ? (int64_t)(base - log->clock_ts) : 0) + log->shift_ns;
+    return tr_time_add(base || log->clock_ts ? (int64_t)(base - log->clock_ts) : 0, log->shift_ns);
 }
 
 const char *tr_log_lane(const struct tr_log *log)

@@ -183,7 +183,7 @@ static void timeline_json(struct tr_log **logs, size_t n, struct tr_out *o)
     bool first = true;
     int64_t base = INT64_MAX; /* the earliest record, on the monotonic clock */
     for (size_t i = 0; i < n; i++) {
-        int64_t t = (int64_t)logs[i]->first_ts + tr_log_time_offset(logs[i]);
+        int64_t t = tr_time_add((int64_t)logs[i]->first_ts, tr_log_time_offset(logs[i]));
         base = t < base ? t : base;
     }
     tr_out_str(o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"log\":");
@@ -214,7 +214,7 @@ static void timeline_json(struct tr_log **logs, size_t n, struct tr_out *o)
         for (size_t k = 0; k < i; k++)
             if (logs[k]->pid == log->pid)
                 pid += (uint64_t)(i + 1) << 32;
-        json_log(log, o, &first, (uint64_t)(base - tr_log_time_offset(log)), pid,
+        json_log(log, o, &first, (uint64_t)tr_time_sub(base, tr_log_time_offset(log)), pid,
                  label ? label : exe);
         free(label);
     }
