@@ -20,6 +20,9 @@
  *     else queued is one cheap system call; with somebody queued it hands
  *     them the CPU at once, and the waiter stays runnable, so no wake-up is
  *     needed to bring it back.
+ *  3. Crowded: after a yield that kept the waiter away `back` or more (a
+ *     busy task shares its CPU), for `crowd` (20 ms) block instead of
+ *     yielding, and once a wait is `cspin` (20 us) old.
  * A teammate that really runs passes every test, so on a quiet machine the
  * waiter spins as before, pays a clock read every 64 spins and, in a wait
  * longer than `yield`, a system call every `fast` (its yields come back at
@@ -52,6 +55,17 @@ static uint64_t yield_ns = 50000;  /* a sched_yield this often, from this age on
  * the better of libgomp and libomp with it, 0.76x without). */
 static uint64_t fast_ns = 5000;
 static uint64_t back_ns = 100000;
+/* Crowded (rule 3): a yield that kept this waiter away `back` or longer means
+ * a busy task shares its CPU.  For the next `crowd` (0: rule off) this
+ * thread's waits do not yield (under EEVDF a yield pushes the yielder's
+ * deadline back a slice, so a released waiter waits out the co-runner's
+ * slice) but block once `cspin` old: a futex wake-up is placed afresh and
+ * preempts the co-runner (docs/pvsched.md, "Crowded waiters block").  The
+ * window restarts only with another slow yield, so a thread whose co-runner
+ * left is back to spinning within `crowd`. */
+static uint64_t crowd_ns = 20000000;
+static uint64_t cspin_ns = 20000;
+static __thread uint64_t crowded_until_ns __attribute__((tls_model("initial-exec")));
 
 /* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US,fast=US,back=US"
  * (":" may stand for ",", so that a value fits where commas separate). */
@@ -87,6 +101,10 @@ void pv_late_configure(void)
             fast_ns = us * 1000;
         else if (!strcmp(key, "back"))
             back_ns = us * 1000;
+        else if (!strcmp(key, "crowd"))
+            crowd_ns = us * 1000;
+        else if (!strcmp(key, "cspin"))
+            cspin_ns = us * 1000;
         else
             goto bad;
         p += n;
@@ -98,7 +116,7 @@ void pv_late_configure(void)
     return;
 bad:
     pv_warn("PVOMP_WAIT_ADAPT='%s' is not 0, 1 or 1,key=microseconds,... (keys gap, late, "
-            "peek, yield, fast, back); using the defaults from where it stopped", v);
+            "peek, yield, fast, back, crowd, cspin); using the defaults from where it stopped", v);
 }
 
 /* Rule 2: a teammate that is not waiting last ran on this CPU. */
@@ -161,6 +179,10 @@ enum pv_late_why pv_late_check(struct pv_late *l)
     }
     uint64_t gap = now - l->last_ns;
     l->last_ns = now;
+    /* Rule 3: crowded, block instead of yielding (and wait no longer than cspin). */
+    if (crowd_ns && now < crowded_until_ns &&
+        (now - l->begin_ns >= cspin_ns || gap > gap_ns || teammate_behind()))
+        return PV_LATE_CROWDED;
     bool late = late_ns && now - l->begin_ns >= late_ns;
     /* Rule 1 first.  A waiter that was off its CPU looks at once: under
      * load it may get few more checks. */
@@ -175,6 +197,11 @@ enum pv_late_why pv_late_check(struct pv_late *l)
         sched_yield();
         uint64_t after = pv_monotonic_ns();
         bool quick = fast_ns && after - now < back_ns; /* the yield's own length */
+        if (crowd_ns && after - now >= back_ns) {
+            crowded_until_ns = after + crowd_ns;
+            l->last_ns = after;
+            return PV_LATE_CROWDED;
+        }
         l->next_yield_ns = after + (quick ? fast_ns : yield_ns);
         l->last_ns = after;
     }

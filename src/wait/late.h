@@ -27,6 +27,7 @@ struct pv_late {
 enum pv_late_why {
     PV_LATE_SPIN = 0,    /* spin on */
     PV_LATE_STALLED = 1, /* a working teammate's CPU clock stood still */
+    PV_LATE_CROWDED = 2, /* a busy task shares this CPU (rule 3) */
 };
 
 static inline void pv_late_init(struct pv_late *l)

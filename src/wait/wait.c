@@ -18,7 +18,8 @@ _Static_assert((int)PV_WAIT_DEFAULT == (int)PVTRACE_WAIT_POLICY_DEFAULT &&
                    (int)PV_WAIT_PASSIVE == (int)PVTRACE_WAIT_POLICY_PASSIVE &&
                    (int)PV_WAIT_PVSCHED == (int)PVTRACE_WAIT_POLICY_PVSCHED,
                "enum pv_wait_policy numbers its policies as #enum wait_policy (trace-events)");
-_Static_assert((int)PV_LATE_STALLED == (int)PVTRACE_WAIT_LATE_WHY_STALLED,
+_Static_assert((int)PV_LATE_STALLED == (int)PVTRACE_WAIT_LATE_WHY_STALLED &&
+                   (int)PV_LATE_CROWDED == (int)PVTRACE_WAIT_LATE_WHY_CROWDED,
                "enum pv_late_why numbers its reasons as #enum wait_late_why (trace-events)");
 
 /* pvsched's spins, counted across waits, so that the slice rule is checked

@@ -13,7 +13,15 @@
  *                                  measured ~100-130)
  *   seldom    (fast=0):            at most 25 per ms plus one per off-CPU gap
  *                                  (one per 50 us; measured ~20 quiet)
- *   slowback  (the default, slow yields): the same as seldom */
+ *   slowback  (fast=5, crowd=0: slow yields, rule 3 off): the same as seldom
+ *   crowded   (the default, slow yields): rule 3 (a yield that kept the
+ *             waiter away `back` marks the thread crowded for `crowd`, 20 ms):
+ *             thread 1 blocks instead of yielding, so over 200 steps (1 s)
+ *             at most one yield per 10 ms of waiting plus one (one per
+ *             ~20 ms expected; ~3 per ms with the rule off), and at most
+ *             200 us of its CPU per wait (it blocks after `cspin`, 20 us;
+ *             with the rule off it spins ~700 us a wait between the fake
+ *             yields' 300 us sleeps) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <omp.h>
@@ -60,7 +68,9 @@ static long long clock_ns(clockid_t id)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "seldom";
-    slow_back = !strcmp(mode, "slowback");
+    bool crowded = !strcmp(mode, "crowded");
+    slow_back = crowded || !strcmp(mode, "slowback");
+    int max_steps = crowded ? 200 : MAX_STEPS;
     CHECK(omp_get_num_procs() >= 2);
     long long waited_cpu = 0, waited_wall = 0;
     long gaps = 0;
@@ -69,7 +79,7 @@ int main(int argc, char **argv)
 #pragma omp parallel num_threads(2)
     {
         int me = omp_get_thread_num();
-        for (int i = 0; i < MAX_STEPS && !atomic_load(&enough); i++) {
+        for (int i = 0; i < max_steps && !atomic_load(&enough); i++) {
             if (me == 0) {
                 long long until = clock_ns(CLOCK_THREAD_CPUTIME_ID) + WORK_NS;
                 while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < until)
@@ -90,7 +100,7 @@ int main(int argc, char **argv)
                 waited_wall += clock_ns(CLOCK_MONOTONIC) - w0;
                 gaps += test_involuntary_switches() - inv0;
                 steps = i + 1;
-                if (waited_cpu >= ENOUGH_NS)
+                if (waited_cpu >= ENOUGH_NS && !crowded)
                     atomic_store(&enough, true);
             }
 #pragma omp barrier
@@ -101,6 +111,12 @@ int main(int argc, char **argv)
     printf("%s: %d steps; thread 1 waited %.1f ms (%.1f ms on its CPU), yielded %ld times (%.1f per ms "
            "of CPU), %ld involuntary switches\n",
            mode, steps, waited_wall / 1e6, waited_cpu / 1e6, n, per_ms, gaps);
+    if (crowded) {
+        CHECK(steps == max_steps);
+        CHECK(n <= waited_wall / 10000000 + 1);
+        CHECK(waited_cpu <= steps * 200000LL);
+        return 0;
+    }
     CHECK(waited_cpu >= ENOUGH_NS); /* thread 1 did wait, and spun */
     if (!strcmp(mode, "often"))
         CHECK(per_ms > 40);
