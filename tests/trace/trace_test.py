@@ -912,11 +912,18 @@ def runtime_check(events):
     want("lock_busy", gen["test_failed"])
     # spins: what each wait really spun, not the policy's budget.
     spun = [r[3]["spins"] for r in recs if r[0] == "wait_end" and not r[3]["blocked"]]
-    budget = max([r[3]["spins"] for r in recs if r[0] == "wait_block"] or [0])
-    check(len(set(spun)) > 1, "wait_end spins all equal (%r...): not the spins of each wait"
-          % spun[:3])
-    check(not budget or max(spun) <= budget, "a wait spun %d times, more than the %d a blocked "
-          "wait spun" % (max(spun), budget))
+    # The budget: what a wait spun that blocked at the spin count, not one
+    # that the late-waiter rules stopped early (a wait_late record before its
+    # wait_block: a crowded waiter blocks after 20 us, src/wait/late.c).
+    late_at = {(r[2], r[3]["spins"]) for r in recs if r[0] == "wait_late"}
+    budget = max([r[3]["spins"] for r in recs
+                  if r[0] == "wait_block" and (r[2], r[3]["spins"]) not in late_at] or [0])
+    # (On a busy machine most waits may end at once or block early: rule 3.)
+    every = spun + [r[3]["spins"] for r in recs if r[0] == "wait_block"]
+    check(len(set(every)) > 1, "wait_end and wait_block spins all equal (%r...): not the spins "
+          "of each wait" % every[:3])
+    check(not budget or not spun or max(spun) <= budget, "a wait spun %d times, more than the %d a blocked "
+          "wait spun" % (max(spun or [0]), budget))
     first = [r for r in recs if r[2] == recs[0][2]]
     check(first[0][0] == "thread_begin" and first[0][3]["worker"] == "initial",
           "the initial thread's first record is %s %r, wanted thread_begin worker=initial"
