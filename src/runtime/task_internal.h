@@ -19,7 +19,11 @@
 #ifndef PV_RUNTIME_TASK_INTERNAL_H
 #define PV_RUNTIME_TASK_INTERNAL_H
 
-#include "runtime/internal.h"
+#include "ompt/ompt.h"
+#include "runtime/icv.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 #include "trace/trace.h" /* pv_trace_state, for PV_TASK_SITE */
 
 /* GOMP_task / GOMP_taskloop flag bits, as gcc 12 passes them. */
