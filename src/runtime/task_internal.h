@@ -2,7 +2,7 @@
  * taskloop.c and task_reduction.c (task.c, taskloop.c: src/tasks).  See
  * docs/tasks.md for the design.
  *
- * Life of an explicit task (struct pv_task, fields in internal.h):
+ * Life of an explicit task (struct pv_task, fields in thread.h):
  *   - created by the thread that runs its parent; counted in the parent's
  *     `cnt` (one incomplete child and one reference), in its taskgroup's
  *     `pending` and in team->task_count before anybody else can see it;
