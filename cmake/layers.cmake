@@ -4,7 +4,7 @@
 # Every header is included by its path under src/ ("wait/wait.h").  A module
 # does not get -Isrc: it gets -I<build>/layers/<module>, a directory holding
 # one symbolic link per module it may use (itself and those below), so an
-# include that climbs ("runtime/internal.h" from src/wait) finds no file and
+# include that climbs ("runtime/team.h" from src/wait) finds no file and
 # the build fails.  tests/layers checks that it does, and that no module's
 # objects call a function of a module above it (a bare declaration would
 # get past the include directories, not past that test).
@@ -13,7 +13,7 @@
 # (VIEWS <module>/<header>...): its directory then holds a real <module>/
 # directory with one link per such header, and every other header of that
 # module is not found.  src/ompt sees the runtime so: runtime/ompt_view.h
-# and runtime/barrier_kind.h, never runtime/internal.h.  (src/abi, the
+# and runtime/barrier_kind.h, never runtime/team.h.  (src/abi, the
 # two ABIs' headers, is below every construct family: they see it whole.)
 #
 # A module may call entry points of a module whose headers it does not see

@@ -19,7 +19,10 @@
  * - affinity: lines on stdout and libomp's default format (affinity_format.c,
  *   pv_affinity_display_kmp). */
 #include "abi/kmpc.h"
-#include "runtime/internal.h" /* pv_icv_get, pv_icv_set_schedule, pv_gicv, pv_env_schedule_reread */
+#include "runtime/icv.h"
+#include "runtime/league.h"
+#include "runtime/places.h"
+#include "runtime/thread.h"
 #include "target/target.h"
 #include "runtime/omp_api.h"
 

@@ -5,7 +5,8 @@
  * own (it is not freed with the slot), so the slot is left at once and the
  * object lives as long as its users decide. */
 #include "abi/kmpc.h"
-#include "runtime/internal.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 
 void *pv_kmpc_team_once(void *(*create)(void *ctx), void *ctx)
 {

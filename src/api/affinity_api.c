@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compiler.h"
 #include "runtime/affinity_internal.h"
-#include "runtime/internal.h"
 #include "runtime/omp_api.h"
+#include "runtime/places.h"
+#include "runtime/thread.h"
 
 /* ------------------------------------------------------------- the API */
 

@@ -15,8 +15,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "base/compiler.h"
+#include "base/message.h"
 #include "runtime/omp_api.h"
+#include "runtime/thread.h"
 
 /* omp.h values (gcc 12). */
 enum {

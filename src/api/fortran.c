@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "base/compiler.h"
+#include "runtime/icv.h"
 #include "runtime/omp_api.h"
+#include "runtime/ompt_view.h"
 
 /* --- the C routines called here (runtime/omp_api.h: this folder's files,
  * the runtime's and src/target's) */

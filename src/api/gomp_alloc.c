@@ -3,7 +3,9 @@
 #include <stdlib.h>
 
 #include "abi/gomp.h"
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "base/compiler.h"
+#include "base/message.h"
 #include "runtime/mutex.h"
 #include "runtime/omp_api.h"
 

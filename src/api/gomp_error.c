@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "abi/gomp.h"
-#include "runtime/internal.h"
+#include "base/compiler.h"
+#include "ompt/ompt.h"
 
 static void say(const char *prefix, const char *msg, size_t msglen)
 {

@@ -9,8 +9,12 @@
 #include <time.h>
 
 #include "base/clock.h"
-#include "runtime/internal.h"
+#include "base/compiler.h"
+#include "ompt/ompt.h"
+#include "runtime/icv.h"
+#include "runtime/league.h"
 #include "runtime/omp_api.h"
+#include "runtime/thread.h"
 
 /* A read of the current task's ICVs, with the runtime set up; with a tool,
  * the calling thread begins as an OpenMP thread if it had not yet. */

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "abi/kmpc.h"
-#include "runtime/internal.h" /* pv_gicv, pv_warn, pv_malloc */
+#include "base/alloc.h"
+#include "base/message.h"
+#include "runtime/icv.h"
 #include "runtime/omp_api.h"
 
 

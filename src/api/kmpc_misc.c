@@ -7,7 +7,7 @@
 #include "base/message.h" /* pv_warn */
 #include "abi/kmpc.h"
 #include "ompt/ompt.h"    /* pv_ompt_error */
-#include "runtime/internal.h" /* pv_gicv */
+#include "runtime/icv.h"   /* pv_gicv */
 #include "runtime/omp_api.h"
 
 

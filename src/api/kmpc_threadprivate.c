@@ -19,7 +19,8 @@
 
 #include "base/linux.h"
 #include "abi/kmpc.h"
-#include "runtime/internal.h" /* pv_malloc */
+#include "base/alloc.h"
+#include "base/message.h"
 
 typedef void *(*kmpc_ctor)(void *);
 typedef void *(*kmpc_cctor)(void *, void *);

@@ -1,7 +1,9 @@
 /* The single construct. */
 #include "abi/gomp.h"
 #include "runtime/barrier_site.h"
-#include "runtime/internal.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 #include "trace/trace.h"
 
 /* The `single` record and the tool's single events of a thread that met a

@@ -1,6 +1,7 @@
 /* Setting loops up for the schedulers of iter.h: iteration counts, schedule
  * resolution (runtime, auto, chunk defaults), the slot's loop description,
  * and the `mem` block. */
+#include "base/alloc.h"
 #include "loops/loop.h"
 #include "trace/trace.h"
 

@@ -11,7 +11,10 @@
 #ifndef PV_LOOPS_ITER_H
 #define PV_LOOPS_ITER_H
 
-#include "runtime/internal.h"
+#include "runtime/icv.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 
 typedef unsigned long long pv_ull;
 

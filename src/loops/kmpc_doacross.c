@@ -29,8 +29,10 @@
 #include <string.h>
 
 #include "abi/kmpc.h"
+#include "base/alloc.h"
+#include "base/message.h"
 #include "ompt/ompt.h"    /* pv_ompt_doacross */
-#include "runtime/internal.h" /* pv_futex_t, pv_wake, pv_fatal */
+#include "wait/wait.h"
 
 struct kmp_dim {
     kmp_int64 lo, up, st;

@@ -3,8 +3,8 @@
 #include <stdatomic.h>
 
 #include "abi/kmpc.h"
+#include "ompt/ompt.h"            /* pv_ompt_tool, the OMPT event sites */
 #include "runtime/barrier_site.h" /* pv_barrier_at */
-#include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 PV_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid)
 {

@@ -6,7 +6,7 @@
  * Chunked: chunks of `chunk` iterations dealt round robin.  The distribute
  * kinds deal to the league's teams instead of the team's threads. */
 #include "abi/kmpc.h"
-#include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
+#include "ompt/ompt.h" /* pv_ompt_tool, the OMPT event sites */
 
 /* The construct clang marks in the ident's flags (libomp's KMP_IDENT_WORK_*). */
 #define PV_IDENT_WORK_LOOP 0x200

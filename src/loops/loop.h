@@ -13,8 +13,11 @@
 
 #include <stdarg.h>
 
-#include "runtime/internal.h"
 #include "loops/iter.h"
+#include "ompt/ompt.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 #include "trace/trace.h"
 
 /* A second exported name for an entry point of the same file. */

@@ -1,8 +1,11 @@
 /* Parallel regions (GOMP_parallel and the legacy start/end pair) and
  * cancellation. */
 #include "abi/gomp.h"
-#include "runtime/internal.h"
+#include "runtime/barrier.h"
+#include "runtime/icv.h"
 #include "runtime/task_internal.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
 
 /* GOMP_CANCEL_* as gcc encodes the `which` argument. */
 enum {

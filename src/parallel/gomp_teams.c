@@ -10,10 +10,17 @@
  * subpartition (OpenMP 5.1, 2.7: the split is implementation defined).
  * The entry layer: the runtime's teams and ICVs below, the device threads
  * of src/target beside it. */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "abi/gomp.h"
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "base/compiler.h"
+#include "ompt/ompt.h"
+#include "runtime/icv.h"
+#include "runtime/league.h"
+#include "runtime/places.h"
+#include "runtime/thread.h"
 #include "target/target.h"
 
 struct host_league {

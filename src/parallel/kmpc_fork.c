@@ -7,8 +7,10 @@
 #include <stdatomic.h>
 
 #include "abi/kmpc.h"
+#include "ompt/ompt.h"
 #include "parallel/kmpc_args.h"
-#include "runtime/internal.h" /* pv_gicv */
+#include "runtime/icv.h" /* pv_gicv */
+#include "runtime/thread.h"
 #include "runtime/unsupported.h"
 #include "trace/trace.h"
 

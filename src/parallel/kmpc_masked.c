@@ -2,7 +2,7 @@
  * src/sync's: kmpc_barrier.c, kmpc_critical.c, kmpc_flush.c; single,
  * copyprivate and ordered are src/loops': kmpc_single.c, kmpc_ordered.c). */
 #include "abi/kmpc.h"
-#include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
+#include "ompt/ompt.h" /* pv_ompt_tool, the OMPT event sites */
 
 /* master and masked: OMPT's masked callback for the thread that runs the
  * body (begin here, end in end_masked, which only that thread calls);

@@ -1,8 +1,8 @@
 /* The host teams construct and cancellation through libomp's ABI. */
 #include "abi/kmpc.h"
+#include "ompt/ompt.h"            /* PV_OMPT_GIVE */
 #include "parallel/kmpc_args.h"
 #include "runtime/barrier_site.h" /* pv_barrier_at */
-#include "runtime/internal.h"     /* PV_OMPT_GIVE */
 
 /* What push_num_teams asked of the next fork_teams on this thread. */
 static __thread unsigned pushed_teams, pushed_limit;

@@ -5,8 +5,11 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "base/message.h"
 #include "runtime/affinity_internal.h"
-#include "runtime/internal.h"
+#include "runtime/icv.h"
+#include "runtime/places.h"
+#include "runtime/thread.h"
 
 /* ------------------------------------------------- binding and teams */
 

@@ -7,8 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "runtime/affinity_internal.h"
-#include "runtime/internal.h"
+#include "runtime/ompt_view.h"
+#include "runtime/places.h"
 
 struct pv_place *pv_places;
 unsigned pv_num_places;

@@ -14,10 +14,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+#include "base/compiler.h"
 #include "base/linux.h"
+#include "base/message.h"
 #include "runtime/affinity.h"
-#include "runtime/internal.h"
+#include "runtime/icv.h"
 #include "runtime/omp_api.h"
+#include "runtime/places.h"
+#include "runtime/thread.h"
 
 /* The lead's queries (team.c). */
 

@@ -16,7 +16,7 @@
  * GOMP_CPU_AFFINITY), affinity_bind.c (binding rules), affinity_print.c
  * (the printed place list) and src/api/affinity_api.c (the omp_* place
  * API).  This header is what they share; the rest of the runtime uses
- * affinity.h and internal.h. */
+ * affinity.h and places.h. */
 #ifndef PV_RUNTIME_AFFINITY_INTERNAL_H
 #define PV_RUNTIME_AFFINITY_INTERNAL_H
 

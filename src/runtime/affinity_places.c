@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/message.h"
 #include "runtime/affinity_internal.h"
-#include "runtime/internal.h"
 
 /* --------------------------------------------------- OMP_PLACES parsing */
 

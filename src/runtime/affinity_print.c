@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 #include "runtime/affinity_internal.h"
-#include "runtime/internal.h"
+#include "runtime/ompt_view.h"
+#include "runtime/places.h"
 
 void pv_places_print(FILE *f)
 {

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "runtime/affinity_internal.h"
-#include "runtime/internal.h"
 
 const char *pv_affinity_sysfs_root = "/sys/devices/system";
 

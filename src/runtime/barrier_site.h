@@ -8,7 +8,11 @@
 #ifndef PV_RUNTIME_BARRIER_SITE_H
 #define PV_RUNTIME_BARRIER_SITE_H
 
-#include "runtime/internal.h"
+#include "ompt/ompt.h"
+#include "runtime/barrier.h"
+#include "runtime/barrier_kind.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
 #include "trace/run_delay.h"
 #include "trace/trace.h"
 

@@ -3,8 +3,10 @@
  * device numbers (runtime/ompt_view.h), so they stay below it.  The devices
  * are src/target's: device 0 (a host device with its own memory) unless
  * OMP_TARGET_OFFLOAD=disabled; the host's number is the device count. */
-#include "runtime/internal.h"
+#include "base/compiler.h"
+#include "runtime/league.h"
 #include "runtime/omp_api.h"
+#include "runtime/ompt_view.h"
 
 PV_EXPORT int omp_get_num_devices(void)
 {

@@ -11,9 +11,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/alloc.h"
+#include "base/compiler.h"
+#include "base/message.h"
 #include "runtime/affinity.h"
-#include "runtime/internal.h"
+#include "runtime/icv.h"
 #include "runtime/omp_api.h"
+#include "runtime/ompt_view.h"
 
 static char default_affinity_format[] = "level %L thread %i affinity %A";
 

@@ -3,8 +3,11 @@
  * target-offload-var gives.  The teams construct's entry points are in
  * src/parallel/gomp_teams.c; src/target (above) builds the devices on these, and
  * the runtime never calls it (docs/DESIGN.md, "Layers"). */
-#include "runtime/internal.h"
+#include "base/compiler.h"
+#include "runtime/icv.h"
+#include "runtime/league.h"
 #include "runtime/omp_api.h"
+#include "runtime/ompt_view.h"
 
 PV_EXPORT int omp_get_num_teams(void)
 {

@@ -1,6 +1,7 @@
 /* The runtime's fields that OMPT events report (ompt_view.h).  Out of
  * line, so that src/ompt needs none of the runtime's layouts; only events
  * with a tool attached call them. */
+#include "runtime/places.h"
 #include "runtime/task_parts.h"
 
 struct pv_task *pv_thr_task(void)

@@ -1,10 +1,10 @@
 /* What src/ompt may know of the runtime.  The OMPT module's include path
- * holds this header and barrier_kind.h of src/runtime, not internal.h
+ * holds this header and barrier_kind.h of src/runtime, not team.h or thread.h
  * (cmake/layers.cmake, VIEWS): teams, tasks and threads are opaque to it,
  * and the few of their fields that events report come through here.
  *
  * Where the calling thread stands (struct pv_ts) is read in place: it is
- * the first member of the thread's state pv_thr (internal.h checks that).
+ * the first member of the thread's state pv_thr (thread.h checks that).
  * Everything else is a function of ompt_view.c, called only behind the
  * event sites' tool test, so a program without a tool never runs one. */
 #ifndef PV_RUNTIME_OMPT_VIEW_H

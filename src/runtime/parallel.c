@@ -2,8 +2,10 @@
  * points and cancellation: src/parallel/gomp_parallel.c).  They stay in
  * the runtime: it calls them itself (affinity_format.c, fortran.c), and so
  * do the other families (src/loops, src/sync, src/api). */
-#include "runtime/internal.h"
+#include "ompt/ompt.h"
 #include "runtime/omp_api.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
 
 /* omp_get_num_threads is the call programs make to get OpenMP going on a
  * thread (and libomp registers the thread there): with a tool, the thread

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "runtime/task_parts.h"
 
 /* ----------------------------------------------------------- allocation */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "runtime/mutex.h"
 #include "runtime/task_internal.h"
 

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "runtime/mutex.h"
 #include "runtime/task_internal.h"
 

@@ -2,6 +2,7 @@
  * Part of task.c (see task_parts.h). */
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "runtime/task_parts.h"
 
 /* ------------------------------------------------------------- taskgroup */

@@ -2,7 +2,7 @@
  * taskloop.c and task_reduction.c (task.c, taskloop.c: src/tasks).  See
  * docs/tasks.md for the design.
  *
- * Life of an explicit task (struct pv_task, fields in internal.h):
+ * Life of an explicit task (struct pv_task, fields in thread.h):
  *   - created by the thread that runs its parent; counted in the parent's
  *     `cnt` (one incomplete child and one reference), in its taskgroup's
  *     `pending` and in team->task_count before anybody else can see it;
@@ -19,7 +19,11 @@
 #ifndef PV_RUNTIME_TASK_INTERNAL_H
 #define PV_RUNTIME_TASK_INTERNAL_H
 
-#include "runtime/internal.h"
+#include "ompt/ompt.h"
+#include "runtime/icv.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 #include "trace/trace.h" /* pv_trace_state, for PV_TASK_SITE */
 
 /* GOMP_task / GOMP_taskloop flag bits, as gcc 12 passes them. */

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "runtime/task_internal.h"
 #include "trace/trace.h"
 

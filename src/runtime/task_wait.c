@@ -4,6 +4,7 @@
  * (see task_parts.h). */
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "runtime/task_parts.h"
 
 /* Process-wide wait word for task waits outside any team (detach). */

@@ -12,14 +12,23 @@
  * sleeps.  The worker counts the bumps it consumed, so a bump that lands
  * before it is back at its dock is not lost. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/linux.h"
+#include "base/message.h"
+#include "runtime/barrier.h"
 #include "runtime/barrier_site.h"
-#include "runtime/internal.h"
+#include "runtime/icv.h"
+#include "runtime/league.h"
+#include "runtime/places.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 #include "trace/trace.h"
 
 __thread struct pv_thread pv_thr __attribute__((tls_model("initial-exec")));

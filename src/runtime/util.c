@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "runtime/internal.h"
+#include "runtime/unsupported.h"
 
 void pv_unsupported(const char *name)
 {

@@ -12,8 +12,11 @@
  * Outside any team a thread uses its own private slot. */
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "runtime/barrier_site.h"
-#include "runtime/internal.h"
+#include "runtime/team.h"
+#include "runtime/thread.h"
+#include "runtime/workshare.h"
 #include "trace/trace.h"
 
 static __thread struct pv_ws *orphan_ws;

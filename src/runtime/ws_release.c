@@ -5,7 +5,7 @@
  * table (loops/doacross.c) is one heap block. */
 #include <stdlib.h>
 
-#include "runtime/internal.h"
+#include "runtime/workshare.h"
 
 void pv_ordered_release(struct pv_ws *ws)
 {

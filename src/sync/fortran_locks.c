@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "base/compiler.h"
 #include "sync/lock.h"
 
 /* ---------------------------------------------------------------- locks */

@@ -5,7 +5,7 @@
  * common symbol that gcc emits for the name (.gomp_critical_user_<name>),
  * which starts zeroed. */
 #include "abi/gomp.h"
-#include "runtime/internal.h"
+#include "ompt/ompt.h"
 #include "runtime/mutex.h"
 #include "trace/held.h"
 

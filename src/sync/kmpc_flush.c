@@ -2,7 +2,7 @@
 #include <stdatomic.h>
 
 #include "abi/kmpc.h"
-#include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
+#include "ompt/ompt.h" /* pv_ompt_tool, the OMPT event sites */
 
 PV_EXPORT void __kmpc_flush(ident_t *loc)
 {

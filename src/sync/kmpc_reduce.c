@@ -4,8 +4,8 @@
  * (libomp's critical method) with the lock clang passes, a kmp_critical_name
  * of its own per reduction; a team of one skips the lock. */
 #include "abi/kmpc.h"
+#include "ompt/ompt.h"            /* pv_ompt_tool, the OMPT event sites */
 #include "runtime/barrier_site.h" /* pv_barrier_at */
-#include "runtime/internal.h" /* pv_ompt_tool, the OMPT event sites */
 
 typedef void (*reduce_fn)(void *lhs, void *rhs);
 

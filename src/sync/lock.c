@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "base/linux.h"
-#include "runtime/internal.h"
+#include "ompt/ompt.h"
+#include "runtime/thread.h"
 #include "sync/lock.h"
 #include "trace/held.h"
 

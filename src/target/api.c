@@ -7,11 +7,14 @@
  * EINVAL / 0).  A device
  * sharing the host's memory has nothing to associate (docs/target.md). */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "runtime/league.h"
+#include "runtime/thread.h"
 #include "target/events.h"
 #include "target/mapint.h"
 #include "trace/trace.h"

@@ -19,8 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "ompt/ompt.h"
-#include "runtime/internal.h"
 #include "runtime/task_internal.h"
 #include "target/target.h"
 

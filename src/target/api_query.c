@@ -9,7 +9,8 @@
  * accelerator without unified memory. */
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "base/compiler.h"
+#include "runtime/league.h"
 #include "target/mapint.h"
 #include "runtime/omp_api.h"
 

@@ -4,7 +4,8 @@
  * is reported as ompt_target_enter_data, its end as ompt_target_exit_data. */
 #include <stdlib.h>
 
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "runtime/league.h"
 #include "target/events.h"
 #include "target/target.h"
 #include "trace/trace.h"

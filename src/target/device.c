@@ -8,8 +8,11 @@
  * used; that is when the tool hears device_initialize. */
 #include <stdlib.h>
 
+#include "base/message.h"
 #include "ompt/devices.h"
-#include "runtime/internal.h"
+#include "runtime/icv.h"
+#include "runtime/league.h"
+#include "runtime/thread.h"
 #include "target/events.h"
 #include "target/target.h"
 

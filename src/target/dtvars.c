@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/internal.h"
+#include "base/alloc.h"
 #include "target/target.h"
 
 #define LINK_BIT ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))

@@ -7,7 +7,7 @@
 #include "ompt/device_trace.h"
 #include "ompt/inquiry.h"
 #include "base/linux.h"
-#include "runtime/internal.h"
+#include "runtime/league.h"
 #include "target/events.h"
 
 PV_TLS ompt_data_t *pv_ev_target_task;

@@ -13,7 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "runtime/internal.h"
+#include "base/compiler.h"
+#include "base/message.h"
 #include "target/target.h"
 #include "runtime/omp_api.h"
 

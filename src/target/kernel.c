@@ -12,11 +12,15 @@
  * with a copy of the lists and of the firstprivate data taken now); depend
  * without nowait makes it an undeferred task, which waits for its
  * dependences first. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "ompt/inquiry.h"
-#include "runtime/internal.h"
+#include "runtime/league.h"
+#include "runtime/thread.h"
 #include "target/events.h"
 #include "target/target.h"
 #include "trace/trace.h"

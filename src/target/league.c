@@ -21,8 +21,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/linux.h"
-#include "runtime/internal.h"
+#include "base/message.h"
+#include "ompt/ompt.h"
+#include "runtime/icv.h"
+#include "runtime/league.h"
+#include "runtime/thread.h"
 #include "target/target.h"
 
 struct launch {

@@ -2,10 +2,12 @@
  * (by start, then end) searched by bisection.  Non-empty entries never
  * overlap; an empty entry [a, a) (a zero-length array section mapped alone)
  * is found only by address lookups at a.  Callers hold the device lock. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "base/alloc.h"
+#include "base/message.h"
 #include "target/target.h"
 
 uint64_t pv_map_serial(void)

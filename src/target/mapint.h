@@ -2,7 +2,6 @@
 #ifndef PV_TARGET_MAPINT_H
 #define PV_TARGET_MAPINT_H
 
-#include "runtime/internal.h"
 #include "target/target.h"
 
 /* GOMP_MAP_* kinds (gomp-constants.h values; the names are ours). */

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "target/events.h"
 #include "target/mapint.h"
 

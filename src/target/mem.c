@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/internal.h"
+#include "base/message.h"
+#include "runtime/league.h"
 #include "target/events.h"
 #include "target/target.h"
 #include "trace/trace.h"

@@ -23,8 +23,10 @@
 #include <string.h>
 
 #include "base/linux.h"
+#include "base/message.h"
+#include "runtime/icv.h"
+#include "runtime/thread.h"
 #include "tasks/kmpc_task.h"
-#include "runtime/internal.h"
 #include "wait/wait.h"
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;

@@ -14,6 +14,8 @@
 #include "tasks/kmpc_task.h"
 #include "runtime/task_internal.h"
 #include "runtime/omp_api.h"
+#include "base/alloc.h"
+#include "base/message.h"
 
 PV_EXPORT kmp_task_t *__kmpc_omp_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32 flags,
                                             size_t sizeof_kmp_task_t, size_t sizeof_shareds,

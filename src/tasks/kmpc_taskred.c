@@ -28,8 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/message.h"
 #include "tasks/kmpc_task.h"
-#include "runtime/internal.h" /* pv_warn, pv_malloc */
 
 /* libomp's kmp_taskred_input_t (taskred_init, taskred_modifier_init). */
 typedef struct {

@@ -2,6 +2,7 @@
 
 #include "runtime/task_parts.h"
 #include "runtime/omp_api.h"
+#include "base/message.h"
 
 /* ---------------------------------------------------------------- detach */
 

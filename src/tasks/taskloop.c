@@ -13,6 +13,7 @@
  * two bounds. */
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "runtime/task_internal.h"
 
 struct split {

@@ -4,7 +4,7 @@
  * never linked into anything. */
 #include <stdbool.h>
 
-void pv_display_env(bool verbose); /* runtime/internal.h: env.c */
+void pv_display_env(bool verbose); /* runtime/icv.h: env.c */
 
 void layers_outside_view(void)
 {

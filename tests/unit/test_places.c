@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "runtime/affinity.h"
-#include "runtime/internal.h"
+#include "runtime/icv.h"
+#include "runtime/league.h"
+#include "runtime/places.h"
+#include "runtime/thread.h"
 
 /* What the runtime would provide. */
 __thread struct pv_thread pv_thr;
