@@ -67,7 +67,8 @@ static uint64_t crowd_ns = 20000000;
 static uint64_t cspin_ns = 20000;
 static __thread uint64_t crowded_until_ns __attribute__((tls_model("initial-exec")));
 
-/* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning "gap=US,late=US,peek=US,yield=US,fast=US,back=US"
+/* PVOMP_WAIT_ADAPT: 0 or 1, or 1 followed by tuning
+ * "gap=US,late=US,peek=US,yield=US,fast=US,back=US,crowd=US,cspin=US"
  * (":" may stand for ",", so that a value fits where commas separate). */
 void pv_late_configure(void)
 {
@@ -196,14 +197,13 @@ enum pv_late_why pv_late_check(struct pv_late *l)
     if (gap > gap_ns || (yield_ns && now >= l->next_yield_ns) || teammate_behind()) {
         sched_yield();
         uint64_t after = pv_monotonic_ns();
-        bool quick = fast_ns && after - now < back_ns; /* the yield's own length */
-        if (crowd_ns && after - now >= back_ns) {
+        bool slow = after - now >= back_ns; /* the yield's own length: a busy task had the CPU */
+        l->last_ns = after;
+        if (slow && crowd_ns) {
             crowded_until_ns = after + crowd_ns;
-            l->last_ns = after;
             return PV_LATE_CROWDED;
         }
-        l->next_yield_ns = after + (quick ? fast_ns : yield_ns);
-        l->last_ns = after;
+        l->next_yield_ns = after + (fast_ns && !slow ? fast_ns : yield_ns);
     }
     return PV_LATE_SPIN;
 }

@@ -922,8 +922,9 @@ def runtime_check(events):
     every = spun + [r[3]["spins"] for r in recs if r[0] == "wait_block"]
     check(len(set(every)) > 1, "wait_end and wait_block spins all equal (%r...): not the spins "
           "of each wait" % every[:3])
-    check(not budget or not spun or max(spun) <= budget, "a wait spun %d times, more than the %d a blocked "
-          "wait spun" % (max(spun or [0]), budget))
+    check(spun, "no wait ended while it spun")
+    check(not budget or max(spun) <= budget, "a wait spun %d times, more than the %d a blocked "
+          "wait spun" % (max(spun), budget))
     first = [r for r in recs if r[2] == recs[0][2]]
     check(first[0][0] == "thread_begin" and first[0][3]["worker"] == "initial",
           "the initial thread's first record is %s %r, wanted thread_begin worker=initial"

@@ -199,8 +199,8 @@ static void on_interval(void *ctx, uint32_t thr, enum tr_iv kind, uint64_t s, ui
     int32_t fn = kind == IV_REGION || kind == IV_PARALLEL ? fn_index(r, r->a->iv_fn)
                  : kind == IV_TASK                    ? site_index(r, r->a->iv_site)
                                                       : -1;
-    /* modular: a corrupt log's stamps may sit far from the base (signed would overflow) */
-    uint64_t ps = s - (uint64_t)r->sub, pe = e - (uint64_t)r->sub;
+    uint64_t ps = (uint64_t)tr_time_sub((int64_t)s, r->sub);
+    uint64_t pe = (uint64_t)tr_time_sub((int64_t)e, r->sub);
     if (add(&r->rows[row].iv[kind], r->quantum,
             (struct iv){ .s = ps, .e = pe, .busy = e - s, .n = 1, .fn = fn }) &&
         ++r->total > 2 * MAX_INTERVALS)
