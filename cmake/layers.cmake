@@ -19,8 +19,8 @@
 # A module may call entry points of a module whose headers it does not see
 # at all (CALLS <module>...): the ABI declares them (abi/gomp.h, omp.h), so the
 # link check admits the calls and the include directories stay shut.
-# src/target calls src/tasks so (GOMP_task), src/abi src/api (libomp's
-# answers call omp_get_schedule, omp_pause_resource).
+# src/target calls src/tasks so (GOMP_task), src/api src/tasks
+# (omp_fulfill_event_), src/tasks src/parallel (the gtid).
 #
 # pvomp_module(<name> BELOW <module>... [VIEWS <module>/<header>...]
 #              [CALLS <module>...] SOURCES <file>...)

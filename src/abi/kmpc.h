@@ -58,7 +58,7 @@ enum pv_kmp_sched {
 
 /* omp_sched_t as libomp's omp_get_schedule/omp_set_schedule take it: the
  * spec's monotonic modifier bit, and libomp's own kinds beyond the spec's
- * 1..4 (kmpc_icv.c, kmpc_dispatch.c). */
+ * 1..4 (kmpc_sched.c, src/api/kmpc_answers.c, kmpc_dispatch.c). */
 #define PV_KMP_SCHED_MONOTONIC 0x80000000u /* omp_sched_monotonic */
 #define PV_KMP_SCHED_TRAPEZOIDAL 101       /* libomp's kmp_sched_trapezoidal */
 #define PV_KMP_SCHED_STATIC_STEAL 102      /* libomp's kmp_sched_static_steal */
@@ -85,11 +85,17 @@ enum pv_kmp_sched {
 /* At every entry through which a clang program starts using the runtime
  * (fork, serialized parallel, displaying affinity, libomp's view of
  * run-sched-var): the first one switches what libomp does differently
- * for the rest of the process (kmpc_icv.c). */
+ * for the rest of the process (kmpc_start.c). */
 void pv_kmpc_start(void);
 
+/* run-sched-var's kind and chunk as libgomp shows them -> as libomp does
+ * (kmpc_sched.c). */
+void pv_kmpc_sched_view(int *kind, int *chunk);
+
 /* omp_get_schedule@VERSION: run-sched-var as libomp reports it;
- * omp_set_schedule@VERSION: libomp's kinds 101 and 102 too (kmpc_icv.c). */
+ * omp_set_schedule@VERSION: libomp's kinds 101 and 102 too (defined
+ * above, in src/api/kmpc_answers.c; kmpc_ext.c's kmp_set_schedule calls
+ * the second). */
 void pv_kmp_omp_get_schedule(int *kind, int *chunk);
 void pv_kmp_omp_set_schedule(int kind, int chunk);
 

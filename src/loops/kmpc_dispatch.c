@@ -27,6 +27,9 @@
  * body of another on the same thread (through a nested parallel region that
  * the thread leads) is not supported yet. */
 #include "abi/kmpc.h"
+#include "runtime/icv.h"
+#include "runtime/thread.h"
+#include <limits.h>
 
 typedef unsigned long long ull;
 
@@ -35,12 +38,16 @@ enum gomp_kind { K_STATIC, K_DYNAMIC, K_GUIDED };
 static const long gomp_sched[] = {[K_STATIC] = 1, [K_DYNAMIC] = 2, [K_GUIDED] = 3};
 
 /* schedule(runtime): run-sched-var as libomp's routines see it (its default
- * is static, libgomp's dynamic,1: kmpc_icv.c), so that a clang program runs
- * what its omp_get_schedule reports. */
+ * is static, libgomp's dynamic,1: abi/kmpc_sched.c), so that a clang program
+ * runs what its omp_get_schedule reports.  The loop may be the program's
+ * first clang entry, hence pv_kmpc_start. */
 static enum gomp_kind runtime_kind(long *chunk)
 {
-    int kind, c;
-    pv_kmp_omp_get_schedule(&kind, &c);
+    pv_kmpc_start();
+    const struct pv_icv *icv = pv_icv_get();
+    int kind = (int)icv->run_sched_var;
+    int c = icv->run_sched_chunk > INT_MAX ? INT_MAX : (int)icv->run_sched_chunk;
+    pv_kmpc_sched_view(&kind, &c);
     *chunk = c;
     switch ((unsigned)kind & ~PV_KMP_SCHED_MONOTONIC) {
     case 1: /* static */

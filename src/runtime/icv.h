@@ -22,7 +22,7 @@ enum pv_sched {
 #define PV_SCHED_MONOTONIC 0x80000000u
 
 /* How libomp's routines (omp_get_schedule@VERSION, a clang program's
- * schedule(runtime) loops: src/abi/kmpc_icv.c) see run-sched-var where
+ * schedule(runtime) loops: src/abi/kmpc_sched.c) see run-sched-var where
  * libomp's implementation-defined answer differs from libgomp's, which
  * run_sched_var keeps for gcc programs. */
 enum pv_run_sched_kmp {

@@ -28,7 +28,7 @@ void pv_affinity_bind_self(unsigned place);  /* pins the calling thread; no-op w
  * setting up pv_thr.ts. */
 void pv_affinity_display_thread(bool team_changed); /* affinity_format.c */
 unsigned pv_affinity_shown_place(void); /* the place of the caller's last line, or UINT_MAX */
-/* The program speaks libomp's ABI (src/abi/kmpc_icv.c calls it when a clang program
+/* The program speaks libomp's ABI (src/abi/kmpc_start.c calls it when a clang program
  * forks or displays): affinity lines go to stdout as libomp prints them,
  * not to stderr as libgomp does. */
 void pv_affinity_display_kmp(void);       /* affinity_format.c */

@@ -117,8 +117,8 @@ static inline struct pv_icv *pv_icv_get(void)
 /* ICVs that the caller is going to modify (gives the initial thread its own task). */
 struct pv_icv *pv_icv_for_write(void);
 /* omp_set_schedule with how libomp's view shows the value (kmp, enum
- * pv_run_sched_kmp): omp_set_schedule@VERSION's libomp kinds (kmpc_icv.c).
- * Defined in src/api/icv_api.c, above the runtime: src/abi calls it. */
+ * pv_run_sched_kmp): omp_set_schedule@VERSION's libomp kinds (src/api/kmpc_answers.c).
+ * Defined in src/api/icv_api.c, above the runtime. */
 void pv_icv_set_schedule(int kind, int chunk, unsigned char kmp);
 
 #endif

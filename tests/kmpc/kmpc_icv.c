@@ -1,5 +1,5 @@
 /* libomp's implementation-defined answers for a clang program
- * (src/kmpc/kmpc_icv.c): no offload device, run-sched-var as libomp shows
+ * (src/api/kmpc_answers.c): no offload device, run-sched-var as libomp shows
  * it and schedule(runtime) running that schedule, OMP_SCHEDULE set by
  * setenv before the first OpenMP call, libomp's default affinity format.
  * Runs on pvomp (pvomp_check.h proves it).  PVOMP_TEST_SCHED: the kind and

@@ -21,47 +21,16 @@
 #include "abi/kmpc.h"
 #include "runtime/icv.h"
 #include "runtime/league.h"
-#include "runtime/places.h"
 #include "runtime/thread.h"
 #include "target/target.h"
 #include "runtime/omp_api.h"
-
-
-/* Set once the first clang entry has done its switch. */
-static bool started;
-
-void pv_kmpc_start(void)
-{
-    if (__builtin_expect(__atomic_load_n(&started, __ATOMIC_ACQUIRE), 1))
-        return;
-    if (__atomic_exchange_n(&started, true, __ATOMIC_ACQ_REL))
-        return;
-    pv_runtime_init();
-    pv_affinity_display_kmp();
-    /* Only outside every region: a team may be reading the ICVs. */
-    if (!__atomic_load_n(&pv_gicv.run_sched_api, __ATOMIC_RELAXED) && omp_get_level() == 0)
-        pv_env_schedule_reread(pv_icv_get());
-}
 
 PV_EXPORT void pv_kmp_omp_get_schedule(int *kind, int *chunk)
 {
     pv_kmpc_start();
     int k, c;
     omp_get_schedule(&k, &c);
-    switch (pv_icv_get()->run_sched_kmp) {
-    case PV_RUN_SCHED_KMP_DEFAULT:
-        k = PV_SCHED_STATIC;
-        c = 0;
-        break;
-    case PV_RUN_SCHED_KMP_NO_MODIFIER:
-        k = (int)((unsigned)k & ~PV_KMP_SCHED_MONOTONIC);
-        break;
-    case PV_RUN_SCHED_KMP_TRAPEZOIDAL:
-        k = (int)(((unsigned)k & PV_KMP_SCHED_MONOTONIC) | PV_KMP_SCHED_TRAPEZOIDAL);
-        break;
-    default:
-        break;
-    }
+    pv_kmpc_sched_view(&k, &c);
     if (kind)
         *kind = k;
     if (chunk)
