@@ -27,11 +27,12 @@ void pv_barrier_init(struct pv_barrier *b, unsigned total)
     atomic_fetch_and_explicit(&b->gen.word, ~(PV_BAR_TASK | PV_BAR_CANCEL), memory_order_relaxed);
 }
 
-static inline uint32_t task_count(struct pv_team *team)
+static inline bool tasks_outstanding(struct pv_team *team)
 {
-    /* seq_cst: pairs with the task creator's seq_cst look at `arrived` in
-     * pv_barrier_tasks_changed (either it sees us arrived, or we see its task). */
-    return team ? atomic_load_explicit(&team->task_count, memory_order_seq_cst) : 0;
+    /* seq_cst loads: pair with the task creator's fence and look at
+     * `arrived` in barrier_task_news (either it sees us arrived, or we see
+     * its count). */
+    return team && pv_task_outstanding(team);
 }
 
 /* Everybody is here and no task is outstanding: one thread wins the reset of
@@ -61,7 +62,7 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
     /* seq_cst: pairs with flag_task_news's look at `arrived` (a completer
      * that sees fewer than all arrived leaves the zero count to us). */
     uint32_t now = atomic_fetch_add_explicit(&b->arrived, 1, memory_order_seq_cst) + 1;
-    if (now == atomic_load_explicit(&b->total, memory_order_relaxed) && task_count(team) == 0 && try_release(b, team, gen))
+    if (now == atomic_load_explicit(&b->total, memory_order_relaxed) && !tasks_outstanding(team) && try_release(b, team, gen))
         return false;
 
     for (;;) {
@@ -72,11 +73,15 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
             return true;
         if (cur & PV_BAR_TASK) {
             /* Clear the hint before looking for work (seq_cst RMW): a task
-             * queued after our look sets it again and wakes us. */
+             * queued after our look sets it again and wakes us.  The fence
+             * pairs with the one in barrier_task_news: a creator that finds
+             * the flag still set and so leaves it alone has queued its task
+             * before our clear, and our look below sees it. */
             atomic_fetch_and_explicit(&b->gen.word, ~PV_BAR_TASK, memory_order_seq_cst);
+            atomic_thread_fence(memory_order_seq_cst);
             cur &= ~PV_BAR_TASK;
         }
-        if (task_count(team) != 0) {
+        if (tasks_outstanding(team)) {
             if (pv_task_run_pending_gen(team, &b->gen.word, gen))
                 continue;
         } else if (atomic_load_explicit(&b->arrived, memory_order_acquire) ==
@@ -92,7 +97,7 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
 /* What a barrier waiter is told about tasks, and whom it wakes. */
 enum task_news {
     NEWS_CHANGED, /* tasks of another region were requeued: flag, wake all */
-    NEWS_DONE,    /* task_count reached 0: flag, wake all, where all have arrived */
+    NEWS_DONE,    /* a thread outside the team completed a task: flag, wake all, where all have arrived */
     NEWS_QUEUED,  /* a task was queued: flag, wake one (see pv_barrier_task_queued) */
     NEWS_TAKEN,   /* a waiter took a task: where some sleep, flag and wake one */
 };
@@ -101,17 +106,29 @@ static inline __attribute__((always_inline)) void barrier_task_news(struct pv_ba
                                                                     enum task_news news)
 {
     /* Only threads that have arrived can be sleeping here.  seq_cst: pairs
-     * with an arriver's look at task_count (either we see it arrived, or it
-     * sees the count we left). */
+     * with an arriver's look at the task counts (either we see it arrived,
+     * or it sees the count we left). */
     uint32_t arrived = atomic_load_explicit(&b->arrived, memory_order_seq_cst);
     if (arrived == 0)
         return;
-    /* A zero count can end the barrier only once everybody arrived; before
-     * that, the last arriver sees the zero itself. */
+    /* A completion can end the barrier only once everybody arrived; before
+     * that, the last arriver sees the counts itself. */
     if (news == NEWS_DONE && arrived != atomic_load_explicit(&b->total, memory_order_relaxed))
         return;
     if (news == NEWS_TAKEN && atomic_load_explicit(&b->gen.sleepers, memory_order_seq_cst) == 0)
         return;
+    if (news == NEWS_QUEUED || news == NEWS_TAKEN) {
+        /* Test before set: with the flag still set, the RMW below would
+         * wake nobody, and it would take the word's cache line from the
+         * waiters (in a task tree every queued task did, both threads in
+         * turn).  Store-buffer pairing, fence against fence: our task was
+         * queued before this fence, the waiter clears the flag and fences
+         * before it looks; if our load misses its clear, its look finds
+         * our task, and a waiter sleeps only with the flag clear. */
+        atomic_thread_fence(memory_order_seq_cst);
+        if (atomic_load_explicit(&b->gen.word, memory_order_relaxed) & PV_BAR_TASK)
+            return;
+    }
     uint32_t old = atomic_fetch_or_explicit(&b->gen.word, PV_BAR_TASK, memory_order_seq_cst);
     if (news == NEWS_CHANGED || news == NEWS_DONE)
         pv_wake(&b->gen);
@@ -132,11 +149,8 @@ void pv_barrier_tasks_changed(struct pv_team *team)
     flag_task_news(team, NEWS_CHANGED);
 }
 
-/* The team's last outstanding task completed.  Waking every sleeper each
- * time the count touched zero, whether or not the barrier could end, cost
- * TASKWAIT at 4 threads on 2 CPUs a wake-all futex call for most of its
- * tasks while a thread slept in the region's barrier (the count touches
- * zero whenever no thread has a task out). */
+/* A thread outside the team completed a task (omp_fulfill_event): every
+ * member may be asleep here waiting for just that. */
 void pv_barrier_tasks_done(struct pv_team *team)
 {
     flag_task_news(team, NEWS_DONE);

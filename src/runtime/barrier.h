@@ -30,12 +30,13 @@ void pv_barrier_init(struct pv_barrier *b, unsigned total);
  * Returns true only when `cancellable` and the region was cancelled. */
 bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellable);
 /* Tell threads waiting in the team's barriers that there is task work, or that
- * the last outstanding task finished.  task.c calls it after queueing a task
- * (after its seq_cst increment of team->task_count) and when task_count drops
- * to zero. */
+ * a task finished outside the team.  task.c calls it after queueing a task
+ * (after its seq_cst count of the task's creation), task_run.c when a
+ * thread that is not a member completes one. */
 void pv_barrier_task_queued(struct pv_team *team);
 void pv_barrier_tasks_changed(struct pv_team *team);
-/* task_count dropped to zero: wakes the waiters where everybody arrived. */
+/* A thread outside the team completed a task: wakes the waiters where
+ * everybody arrived (members' completions wake nobody: task_run.c). */
 void pv_barrier_tasks_done(struct pv_team *team);
 /* A thread waiting in a barrier took a queued task: wake one more sleeper. */
 void pv_barrier_task_taken(struct pv_team *team);

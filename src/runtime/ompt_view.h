@@ -50,7 +50,7 @@ bool pv_thr_is_worker(void);              /* a thread of the runtime's pool */
 /* The tool's view of t; t NULL: the calling thread's initial task. */
 struct pv_ompt_task *pv_task_ompt(struct pv_task *t);
 struct pv_task *pv_task_parent(const struct pv_task *t);
-struct pv_team *pv_task_team(const struct pv_task *t);   /* counts it in task_count */
+struct pv_team *pv_task_team(const struct pv_task *t);   /* counts it (pv_task_outstanding) */
 void (*pv_task_body(const struct pv_task *t))(void *);   /* an explicit task's function */
 bool pv_task_is_final(const struct pv_task *t);
 /* t has a detach event that is not fulfilled yet. */

@@ -5,13 +5,14 @@
  * Life of an explicit task (struct pv_task, fields in thread.h):
  *   - created by the thread that runs its parent; counted in the parent's
  *     `cnt` (one incomplete child and one reference), in its taskgroup's
- *     `pending` and in team->task_count before anybody else can see it;
+ *     `pending` and in the creator's `created` count (struct pv_tpool) before
+ *     anybody else can see it;
  *   - ready when its dependences are met (`npred` reaches zero), then queued
  *     on the creating (or releasing) thread's deque, or on the team's shared
  *     priority queue;
  *   - completed when its body returned and, with detach, its event was
  *     fulfilled: successors released, taskgroup and parent counts dropped,
- *     team->task_count decremented last;
+ *     the completer's `completed` count last (pv_task_outstanding);
  *   - freed when it is complete and none of its children still holds a
  *     reference, so that a task's ancestors stay readable while it lives
  *     (the tied-task scheduling check walks up the parent chain).
@@ -97,10 +98,14 @@ struct pv_tq {
     struct pv_task **buf;
 };
 
-/* A member's pool of task blocks (task.c). */
+/* A member's pool of task blocks (task.c), and its counts of the team's
+ * tasks (pv_task_outstanding): only the member writes this line. */
 struct pv_tpool {
     _Alignas(PV_CACHELINE) struct pv_task *local;  /* the member's own list */
     unsigned nlocal;
+    _Atomic uint64_t created;     /* tasks it created since the team's fork */
+    _Atomic uint64_t completed;   /* tasks it completed since the team's fork */
+    int32_t unshared;             /* created - completed not yet added to `outstanding` */
     _Alignas(PV_CACHELINE) _Atomic(struct pv_task *) remote; /* returned by others */
 };
 
@@ -134,6 +139,12 @@ struct pv_tstate {
      * for their predecessors could wait for such an event, which the
      * creating thread may fulfil only later). */
     _Atomic uint32_t open_events;
+    /* Tasks completed by a thread that is not a member (omp_fulfill_event). */
+    _Atomic uint64_t completed_outside;
+    /* The throttle's estimate of the team's outstanding tasks: each member
+     * adds its count's changes in steps of PV_TASK_SHARE_STEP, so it is off
+     * by less than that per member (docs/tasks.md, "Counting"). */
+    _Alignas(PV_CACHELINE) _Atomic int64_t outstanding;
 
     /* Shared queue: prioritised tasks and tasks made ready by threads outside
      * the team (a binary heap, highest priority first, FIFO among equals). */
@@ -264,15 +275,45 @@ void pv_task_yield(void);
 void pv_taskwait_depend(void **depend);
 /* True when new tasks of the current task must be discarded (cancellation). */
 bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent);
-/* The throttle: the team holds so many tasks that new ones run at once. */
+/* The throttle (as libgomp): the team holds so many tasks, queued,
+ * running or waiting for their dependences, that new ones run at once.
+ * It reads the shared estimate (a read, not a write, of a line that
+ * changes once per PV_TASK_SHARE_STEP tasks of a member). */
 static inline uint64_t pv_task_throttle_limit(const struct pv_team *team)
 {
     return (uint64_t)pv_gicv.task_throttle * team->nthreads;
 }
 static inline bool pv_task_throttled(struct pv_team *team, uint64_t more)
 {
-    return (uint64_t)atomic_load_explicit(&team->task_count, memory_order_relaxed) + more >
-           pv_task_throttle_limit(team);
+    int64_t n = atomic_load_explicit(&team->task_state->outstanding, memory_order_relaxed);
+    return n > 0 && (uint64_t)n + more > pv_task_throttle_limit(team);
+}
+
+#define PV_TASK_SHARE_STEP 8
+
+/* A member's change of the team's outstanding tasks (+1 created, -1
+ * completed), added to the shared estimate once it adds up to a step. */
+static inline void pv_task_share_change(struct pv_tstate *ts, struct pv_tpool *p, int32_t d)
+{
+    p->unshared += d;
+    if (pv_unlikely(p->unshared >= PV_TASK_SHARE_STEP || p->unshared <= -PV_TASK_SHARE_STEP)) {
+        atomic_fetch_add_explicit(&ts->outstanding, p->unshared, memory_order_relaxed);
+        p->unshared = 0;
+    }
+}
+
+/* The creating member (team is its team) counts a new task before anybody
+ * can see it.  Only the member writes its count, so no read-modify-write:
+ * a task used to cost two on one team-wide cache line, the creator's and
+ * the completer's.  The seq_cst store puts every count in the one order
+ * pv_task_outstanding's argument needs. */
+static inline void pv_task_count_created(struct pv_team *team, unsigned member)
+{
+    struct pv_tstate *ts = team->task_state;
+    struct pv_tpool *p = &ts->pools[member];
+    atomic_store_explicit(&p->created, atomic_load_explicit(&p->created, memory_order_relaxed) + 1,
+                          memory_order_seq_cst);
+    pv_task_share_change(ts, p, 1);
 }
 
 /* The taskloop construct of n iterations from start by step (tasks/taskloop.c;

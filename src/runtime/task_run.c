@@ -51,6 +51,30 @@ bool pv_task_creation_cancelled(struct pv_team *team, struct pv_task *parent)
            taskgroup_cancelled(parent->taskgroup);
 }
 
+/* t's team counts its completion.  By a member, in its own count, and
+ * nobody is woken: a member completes a task either inside the team
+ * barrier's loop, which tests for the end itself next, or before it
+ * arrives, and the barrier cannot end without it.  By any other thread
+ * (omp_fulfill_event from outside the team, or from a nested team), in
+ * the shared count, and the barrier's waiters are told (they may all
+ * sleep, waiting for just this). */
+static inline void count_completed(struct pv_team *team)
+{
+    struct pv_thread *thr = &pv_thr;
+    struct pv_tstate *ts = team->task_state;
+    if (pv_likely(thr->ts.team == team)) {
+        struct pv_tpool *p = &ts->pools[thr->ts.team_id];
+        pv_task_share_change(ts, p, -1);
+        atomic_store_explicit(&p->completed,
+                              atomic_load_explicit(&p->completed, memory_order_relaxed) + 1,
+                              memory_order_seq_cst);
+        return;
+    }
+    atomic_fetch_sub_explicit(&ts->outstanding, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&ts->completed_outside, 1, memory_order_seq_cst);
+    pv_barrier_tasks_done(team);
+}
+
 /* A deferred task is complete (body done, event fulfilled or cancelled).
  * With `keep`, the task keeps its own reference (a cancelled detached task
  * whose event may still be fulfilled later).  With `handoff`, a successor
@@ -78,11 +102,33 @@ struct pv_task *task_complete(struct pv_task *t, bool keep, bool handoff)
         pv_task_notify_if_idle(team);
     if (left == 0 && p->kind == PV_TASK_HEAP)
         task_free_chain(p);
-    /* Last: once task_count is 0 a barrier may end and the team be reused
-     * (not while a successor is handed over: it still counts). */
-    if (atomic_fetch_sub_explicit(&team->task_count, 1, memory_order_seq_cst) == 1)
-        pv_barrier_tasks_done(team);
+    /* Last: once it counts, a barrier may end and the team be reused (not
+     * while a successor is handed over: it still counts). */
+    count_completed(team);
     return next;
+}
+
+/* Whether the team may still have a task that is not complete: every
+ * completion counted by the first pass, then every creation by the second
+ * (docs/tasks.md, "Counting").  All counts are seq_cst stores and these are
+ * seq_cst loads, so they lie in one order S; take the point p of S between
+ * the passes.  The first pass counts at most the completions before p, the
+ * second at least the creations before p, and a task's completion follows
+ * its creation; equal sums therefore mean that at p every task created had
+ * completed.  A member in the barrier creates tasks only inside a task it
+ * runs, which would be one not complete; so once everybody has arrived and
+ * this says no, no task can appear any more in this region. */
+bool pv_task_outstanding(const struct pv_team *team)
+{
+    const struct pv_tstate *ts = team->task_state;
+    unsigned n = team->nthreads < ts->cap ? team->nthreads : ts->cap;
+    uint64_t done = atomic_load_explicit(&ts->completed_outside, memory_order_seq_cst);
+    for (unsigned i = 0; i < n; i++)
+        done += atomic_load_explicit(&ts->pools[i].completed, memory_order_seq_cst);
+    uint64_t made = 0;
+    for (unsigned i = 0; i < n; i++)
+        made += atomic_load_explicit(&ts->pools[i].created, memory_order_seq_cst);
+    return made != done;
 }
 
 /* Traced or with a tool attached a task body runs from here: this frame

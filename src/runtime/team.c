@@ -411,7 +411,6 @@ void pv_team_fork_ws(void (*fn)(void *), void *data, unsigned n, unsigned flags,
     atomic_store_explicit(&team->single_seq, 0, memory_order_relaxed);
     atomic_store_explicit(&team->cancelled, 0, memory_order_relaxed);
     atomic_store_explicit(&team->ws_cancelled, 0, memory_order_relaxed);
-    atomic_store_explicit(&team->task_count, 0, memory_order_relaxed);
     pv_barrier_init(&team->barrier, n);
     pv_barrier_init(&team->final, n);
     pv_ws_reset(team);

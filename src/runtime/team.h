@@ -22,9 +22,6 @@ struct pv_team {
     unsigned level, active_level;   /* of the team's members */
     struct pv_barrier barrier;      /* barriers inside the region (cancellable) */
     struct pv_barrier final;        /* the implicit barrier that ends the region */
-    /* Tasks created in this team and not finished yet (task.c maintains it;
-     * a barrier completes only when it is zero). */
-    _Alignas(PV_CACHELINE) _Atomic uint32_t task_count;
     struct pv_ts prev_ts;           /* the master's state before the team began */
     struct pv_task *prev_task;      /* the master's task before the team began */
     struct pv_thread **members;     /* members[i] runs implicit task i */
@@ -74,6 +71,9 @@ void pv_team_end(void);
 
 /* Tasking hooks (task.c). */
 void pv_task_team_init(struct pv_team *team);      /* a team is (re)used */
+/* The team may still have a task that is not complete (a barrier ends only
+ * when it has none; task_run.c). */
+bool pv_task_outstanding(const struct pv_team *team);
 /* Run queued tasks of the team; true if at least one ran. */
 bool pv_task_run_pending(struct pv_team *team);
 /* The same for a thread waiting in the barrier whose word is gen_word at

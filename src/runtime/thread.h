@@ -35,7 +35,7 @@ struct pv_task {
     unsigned depth;                 /* generations below the implicit task */
     int priority;
     unsigned ndeps;                 /* (here: no padding hole beside priority) */
-    struct pv_team *team;           /* team whose task_count counts this task */
+    struct pv_team *team;           /* team whose counts count this task */
     void (*fn)(void *);
     void *arg;
     struct pv_taskgroup *taskgroup; /* innermost taskgroup (inherited at creation) */

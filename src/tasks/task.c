@@ -45,7 +45,7 @@ static void spawn_deferred(struct pv_team *team, const struct pv_task_args *a)
     atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
     if (t->taskgroup)
         atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&team->task_count, 1, memory_order_seq_cst);
+    pv_task_count_created(team, thr->ts.team_id);
 
     if (ndeps) {
         if (!parent->deps) {

@@ -36,7 +36,7 @@ struct pv_task *pv_task_if0_begin(unsigned flags, void *detach, void *code, void
         atomic_fetch_add_explicit(&parent->cnt, 1 + parent_ref(parent), memory_order_relaxed);
         if (t->taskgroup)
             atomic_fetch_add_explicit(&t->taskgroup->pending, 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(&team->task_count, 1, memory_order_seq_cst);
+        pv_task_count_created(team, thr->ts.team_id);
     } else if (t->tflags & PV_TF_DETACH) {
         t->tflags |= PV_TF_UNDEFERRED; /* omp_fulfill_event: pv_task_if0_end waits */
     }
