@@ -118,6 +118,7 @@ struct pv_prio_item {
 /* Per-team tasking state (team->task_state), allocated once per team object. */
 struct pv_tstate {
     unsigned cap;                     /* members this state can serve */
+    unsigned counted;                 /* members whose counts are kept (task_alloc.c) */
     struct pv_tq *q;                  /* one deque per member */
     struct pv_tpool *pools;           /* one task block pool per member */
     struct pv_deps **impl_deps;       /* dependence tables of the implicit tasks, kept */
