@@ -105,11 +105,12 @@ void pv_icv_set_schedule(int kind, int chunk, unsigned char kmp)
 
 PV_EXPORT void omp_get_schedule(int *kind, int *chunk)
 {
-    struct pv_icv *icv = icv_read();
+    int k, c;
+    pv_icv_schedule(icv_read(), &k, &c);
     if (kind)
-        *kind = (int)icv->run_sched_var;
+        *kind = k;
     if (chunk)
-        *chunk = icv->run_sched_chunk > INT_MAX ? INT_MAX : (int)icv->run_sched_chunk;
+        *chunk = c;
 }
 
 PV_EXPORT int omp_get_thread_limit(void)

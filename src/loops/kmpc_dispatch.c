@@ -29,7 +29,6 @@
 #include "abi/kmpc.h"
 #include "runtime/icv.h"
 #include "runtime/thread.h"
-#include <limits.h>
 
 typedef unsigned long long ull;
 
@@ -44,9 +43,8 @@ static const long gomp_sched[] = {[K_STATIC] = 1, [K_DYNAMIC] = 2, [K_GUIDED] = 
 static enum gomp_kind runtime_kind(long *chunk)
 {
     pv_kmpc_start();
-    const struct pv_icv *icv = pv_icv_get();
-    int kind = (int)icv->run_sched_var;
-    int c = icv->run_sched_chunk > INT_MAX ? INT_MAX : (int)icv->run_sched_chunk;
+    int kind, c;
+    pv_icv_schedule(pv_icv_get(), &kind, &c);
     pv_kmpc_sched_view(&kind, &c);
     *chunk = c;
     switch ((unsigned)kind & ~PV_KMP_SCHED_MONOTONIC) {

@@ -73,12 +73,13 @@ bool pv_barrier_wait(struct pv_barrier *b, struct pv_team *team, bool cancellabl
             return true;
         if (cur & PV_BAR_TASK) {
             /* Clear the hint before looking for work (seq_cst RMW): a task
-             * queued after our look sets it again and wakes us.  The fence
-             * pairs with the one in barrier_task_news: a creator that finds
-             * the flag still set and so leaves it alone has queued its task
-             * before our clear, and our look below sees it. */
+             * queued after our look sets it again and wakes us.  Our look
+             * (pv_task_run_pending_gen) begins with a seq_cst fence, which
+             * pairs with the creator's fence in task_queue: a creator that
+             * finds the flag still set and so leaves it alone
+             * (barrier_task_news) queued its task before our clear was
+             * visible to it, and our look sees the task. */
             atomic_fetch_and_explicit(&b->gen.word, ~PV_BAR_TASK, memory_order_seq_cst);
-            atomic_thread_fence(memory_order_seq_cst);
             cur &= ~PV_BAR_TASK;
         }
         if (tasks_outstanding(team)) {
@@ -121,11 +122,13 @@ static inline __attribute__((always_inline)) void barrier_task_news(struct pv_ba
         /* Test before set: with the flag still set, the RMW below would
          * wake nobody, and it would take the word's cache line from the
          * waiters (in a task tree every queued task did, both threads in
-         * turn).  Store-buffer pairing, fence against fence: our task was
-         * queued before this fence, the waiter clears the flag and fences
-         * before it looks; if our load misses its clear, its look finds
-         * our task, and a waiter sleeps only with the flag clear. */
-        atomic_thread_fence(memory_order_seq_cst);
+         * turn).  Store-buffer pairing, fence against fence: task_queue
+         * fenced after queueing the task, the waiter clears the flag and
+         * fences (pv_task_run_pending_gen) before it looks; if our load
+         * misses its clear, its look finds our task, and a waiter sleeps
+         * only with the flag clear.  (A waiter that took a task, NEWS_TAKEN,
+         * wakes one more only where the RMW would have found the flag
+         * clear, as before.) */
         if (atomic_load_explicit(&b->gen.word, memory_order_relaxed) & PV_BAR_TASK)
             return;
     }

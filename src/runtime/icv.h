@@ -5,6 +5,7 @@
 #ifndef PV_RUNTIME_ICV_H
 #define PV_RUNTIME_ICV_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +58,14 @@ struct pv_icv {
     int default_device_var;
     uintptr_t def_allocator_var;   /* omp_allocator_handle_t (api/alloc.c) */
 };
+
+/* run-sched-var as omp_get_schedule reports it: the kind, and the chunk
+ * as an int (a larger one is INT_MAX). */
+static inline void pv_icv_schedule(const struct pv_icv *icv, int *kind, int *chunk)
+{
+    *kind = (int)icv->run_sched_var;
+    *chunk = icv->run_sched_chunk > INT_MAX ? INT_MAX : (int)icv->run_sched_chunk;
+}
 
 /* Process-wide settings read from the environment (env.c). */
 struct pv_global_icv {

@@ -303,6 +303,14 @@ static inline void pv_task_share_change(struct pv_tstate *ts, struct pv_tpool *p
     }
 }
 
+/* One more in a count that only the calling member writes: a plain
+ * increment, published with a seq_cst store (pv_task_outstanding). */
+static inline void pv_task_count_own(_Atomic uint64_t *c)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+                          memory_order_seq_cst);
+}
+
 /* The creating member (team is its team) counts a new task before anybody
  * can see it.  Only the member writes its count, so no read-modify-write:
  * a task used to cost two on one team-wide cache line, the creator's and
@@ -312,8 +320,7 @@ static inline void pv_task_count_created(struct pv_team *team, unsigned member)
 {
     struct pv_tstate *ts = team->task_state;
     struct pv_tpool *p = &ts->pools[member];
-    atomic_store_explicit(&p->created, atomic_load_explicit(&p->created, memory_order_relaxed) + 1,
-                          memory_order_seq_cst);
+    pv_task_count_own(&p->created);
     pv_task_share_change(ts, p, 1);
 }
 

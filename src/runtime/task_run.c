@@ -65,9 +65,7 @@ static inline void count_completed(struct pv_team *team)
     if (pv_likely(thr->ts.team == team)) {
         struct pv_tpool *p = &ts->pools[thr->ts.team_id];
         pv_task_share_change(ts, p, -1);
-        atomic_store_explicit(&p->completed,
-                              atomic_load_explicit(&p->completed, memory_order_relaxed) + 1,
-                              memory_order_seq_cst);
+        pv_task_count_own(&p->completed);
         return;
     }
     atomic_fetch_sub_explicit(&ts->outstanding, 1, memory_order_relaxed);
